@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { DateOnly, IdSchema, V, emailField, requiredName } from "./common.js";
+import { Limits } from "./limits.js";
+import type { PlanView } from "./plans.js";
+import type { SettingView } from "./settings.js";
+
+export const Recurrences = ["MENSAL", "BIMESTRAL", "TRIMESTRAL", "SEMESTRAL", "ANUAL"] as const;
+const color = z.string().trim().regex(/^#[0-9a-fA-F]{3,8}$/, V.invalid);
+
+const companyFields = {
+  name: requiredName,
+  email: z.union([z.literal(""), emailField]).optional(),
+  phone: z.string().trim().max(30, V.tooLong).optional(),
+  planId: IdSchema,
+  status: z.boolean().optional(),
+  dueDate: DateOnly.nullable().optional(),
+  recurrence: z.enum(Recurrences).optional(),
+  primaryColor: color.optional(),
+  headerColor: color.optional(),
+  pageTitle: z.string().trim().max(60, V.tooLong).optional(),
+  phoneNotification: z.string().trim().max(30, V.tooLong).optional(),
+};
+
+/** POST /companies (super): the company and its first admin, who logs in with `email` + `password`. */
+export const CompanyCreateForm = z.object({
+  ...companyFields,
+  email: emailField,
+  password: z.string().min(Limits.password.min, V.tooShort).max(Limits.password.max, V.tooLong),
+  adminName: requiredName.optional(),
+});
+export type CompanyCreateForm = z.input<typeof CompanyCreateForm>;
+
+export const CompanyUpdateForm = z.object(companyFields).partial();
+export type CompanyUpdateForm = z.input<typeof CompanyUpdateForm>;
+
+export type CompanyView = {
+  id: number;
+  name: string;
+  email: string;
+  phone: string;
+  planId: number;
+  plan: PlanView | null;
+  status: boolean;
+  dueDate: string | null;
+  recurrence: (typeof Recurrences)[number];
+  primaryColor: string;
+  headerColor: string;
+  pageTitle: string;
+  phoneNotification: string;
+  createdAt: string;
+  settings?: SettingView[];
+};

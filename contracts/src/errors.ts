@@ -1,0 +1,78 @@
+/**
+ * The error catalogue (core §8) plus Charla's additions. Every error response is
+ * `{ error: code, message }`; the web translates a known code and shows it for 2 s.
+ */
+type Entry = { status: number; es: string; pt: string; en: string };
+
+const catalogue = {
+  ERR_NO_OTHER_WHATSAPP: { status: 400, es: "Debe haber al menos una conexión de WhatsApp predeterminada.", pt: "Deve haver pelo menos uma conexão padrão do WhatsApp.", en: "There must be at least one default WhatsApp connection." },
+  ERR_NO_DEF_WAPP_FOUND: { status: 404, es: "No se encontró una conexión predeterminada.", pt: "Nenhuma conexão padrão encontrada.", en: "No default connection found." },
+  ERR_WAPP_NOT_INITIALIZED: { status: 400, es: "La conexión no está iniciada.", pt: "A conexão não foi iniciada.", en: "The connection is not initialised." },
+  ERR_WAPP_CHECK_CONTACT: { status: 400, es: "No se pudo verificar el contacto de WhatsApp.", pt: "Não foi possível verificar o contato do WhatsApp.", en: "Could not check the WhatsApp contact." },
+  ERR_WAPP_INVALID_CONTACT: { status: 400, es: "Este no es un número de WhatsApp válido.", pt: "Este não é um número de WhatsApp válido.", en: "This is not a valid WhatsApp number." },
+  ERR_WAPP_DOWNLOAD_MEDIA: { status: 400, es: "No se pudo descargar el archivo de WhatsApp.", pt: "Não foi possível baixar a mídia do WhatsApp.", en: "Could not download the media from WhatsApp." },
+  ERR_INVALID_CREDENTIALS: { status: 401, es: "Error de autenticación. Por favor, inténtelo de nuevo.", pt: "Erro de autenticação. Por favor, tente novamente.", en: "Authentication error. Please try again." },
+  ERR_SENDING_WAPP_MSG: { status: 400, es: "Error al enviar el mensaje de WhatsApp.", pt: "Erro ao enviar a mensagem do WhatsApp.", en: "Error sending the WhatsApp message." },
+  ERR_DELETE_WAPP_MSG: { status: 400, es: "No se pudo eliminar el mensaje de WhatsApp.", pt: "Não foi possível excluir a mensagem do WhatsApp.", en: "Could not delete the WhatsApp message." },
+  ERR_OTHER_OPEN_TICKET: { status: 409, es: "Ya hay un ticket abierto para este contacto.", pt: "Já existe um ticket aberto para este contato.", en: "There is already an open ticket for this contact." },
+  ERR_SESSION_EXPIRED: { status: 401, es: "Sesión expirada. Por favor, inicie sesión.", pt: "Sessão expirada. Por favor, entre.", en: "Session expired. Please log in." },
+  ERR_USER_CREATION_DISABLED: { status: 403, es: "La creación de usuarios fue deshabilitada por el administrador.", pt: "A criação de usuários foi desabilitada pelo administrador.", en: "User creation has been disabled by the administrator." },
+  ERR_NO_PERMISSION: { status: 403, es: "No tienes permiso para acceder a este recurso.", pt: "Você não tem permissão para acessar este recurso.", en: "You do not have permission to access this resource." },
+  ERR_DUPLICATED_CONTACT: { status: 409, es: "Ya existe un contacto con este número.", pt: "Já existe um contato com este número.", en: "A contact with this number already exists." },
+  ERR_NO_SETTING_FOUND: { status: 404, es: "No se encontró ninguna configuración con este ID.", pt: "Nenhuma configuração encontrada com este ID.", en: "No setting found with this ID." },
+  ERR_NO_CONTACT_FOUND: { status: 404, es: "No se encontró ningún contacto con este ID.", pt: "Nenhum contato encontrado com este ID.", en: "No contact found with this ID." },
+  ERR_NO_TICKET_FOUND: { status: 404, es: "No se encontró ningún ticket con este ID.", pt: "Nenhum ticket encontrado com este ID.", en: "No ticket found with this ID." },
+  ERR_NO_USER_FOUND: { status: 404, es: "No se encontró ningún usuario con este ID.", pt: "Nenhum usuário encontrado com este ID.", en: "No user found with this ID." },
+  ERR_NO_WAPP_FOUND: { status: 404, es: "No se encontró ninguna conexión con este ID.", pt: "Nenhuma conexão encontrada com este ID.", en: "No connection found with this ID." },
+  ERR_CREATING_MESSAGE: { status: 500, es: "Error al crear el mensaje en la base de datos.", pt: "Erro ao criar a mensagem no banco de dados.", en: "Error creating the message." },
+  ERR_CREATING_TICKET: { status: 500, es: "Error al crear el ticket en la base de datos.", pt: "Erro ao criar o ticket no banco de dados.", en: "Error creating the ticket." },
+  ERR_FETCH_WAPP_MSG: { status: 400, es: "Error al obtener el mensaje de WhatsApp; quizá es demasiado antiguo.", pt: "Erro ao buscar a mensagem do WhatsApp; talvez seja muito antiga.", en: "Error fetching the WhatsApp message; it may be too old." },
+  ERR_QUEUE_COLOR_ALREADY_EXISTS: { status: 409, es: "Este color ya está en uso, elija otro.", pt: "Esta cor já está em uso, escolha outra.", en: "This colour is already in use, pick another." },
+  ERR_WAPP_GREETING_REQUIRED: { status: 400, es: "El mensaje de saludo es obligatorio cuando hay más de un área.", pt: "A saudação é obrigatória quando há mais de uma fila.", en: "A greeting is required when there is more than one queue." },
+  // Charla's additions
+  ERR_VALIDATION: { status: 400, es: "Revise los datos enviados.", pt: "Verifique os dados enviados.", en: "Check the data you sent." },
+  ERR_BAD_REQUEST: { status: 400, es: "Solicitud mal formada.", pt: "Requisição malformada.", en: "Malformed request." },
+  ERR_PAYLOAD_TOO_LARGE: { status: 413, es: "La solicitud es demasiado grande.", pt: "A requisição é muito grande.", en: "The request is too large." },
+  ERR_UNSUPPORTED_MEDIA_TYPE: { status: 415, es: "Formato de solicitud no soportado.", pt: "Formato de requisição não suportado.", en: "Unsupported request format." },
+  ERR_NOT_FOUND: { status: 404, es: "No encontrado.", pt: "Não encontrado.", en: "Not found." },
+  ERR_INTERNAL: { status: 500, es: "Ocurrió un error inesperado.", pt: "Ocorreu um erro inesperado.", en: "An unexpected error occurred." },
+  ERR_TOKEN_EXPIRED: { status: 403, es: "Su sesión debe renovarse.", pt: "Sua sessão precisa ser renovada.", en: "Your session must be renewed." },
+  ERR_RATE_LIMITED: { status: 429, es: "Demasiados intentos. Espere un momento e inténtelo de nuevo.", pt: "Muitas tentativas. Aguarde um momento e tente novamente.", en: "Too many attempts. Wait a moment and try again." },
+  ERR_SUBSCRIPTION_EXPIRED: { status: 401, es: "¡Ups! Su suscripción venció el {{date}}. Contacte al soporte para más información.", pt: "Opss! Sua assinatura venceu em {{date}}. Entre em contato com o suporte para mais informações.", en: "Oops! Your subscription expired on {{date}}. Contact support for more information." },
+  ERR_COMPANY_INACTIVE: { status: 401, es: "La empresa está deshabilitada. Contacte al soporte.", pt: "A empresa está desativada. Entre em contato com o suporte.", en: "The company is disabled. Contact support." },
+  ERR_EMAIL_ALREADY_EXISTS: { status: 409, es: "Ya existe un usuario con este correo electrónico.", pt: "Já existe um usuário com este e-mail.", en: "A user with this email already exists." },
+  ERR_USER_LIMIT_REACHED: { status: 403, es: "Se alcanzó el número de usuarios del plan.", pt: "O número de usuários do plano foi atingido.", en: "The plan's user limit has been reached." },
+  ERR_NO_COMPANY_FOUND: { status: 404, es: "No se encontró la empresa.", pt: "Empresa não encontrada.", en: "Company not found." },
+  ERR_COMPANY_NAME_EXISTS: { status: 409, es: "Ya existe una empresa con este nombre.", pt: "Já existe uma empresa com este nome.", en: "A company with this name already exists." },
+  ERR_NO_PLAN_FOUND: { status: 404, es: "No se encontró el plan.", pt: "Plano não encontrado.", en: "Plan not found." },
+  ERR_PLAN_IN_USE: { status: 409, es: "El plan está en uso por alguna empresa.", pt: "O plano está em uso por alguma empresa.", en: "The plan is used by a company." },
+  ERR_MAIN_COMPANY: { status: 400, es: "La empresa principal no se puede eliminar.", pt: "A empresa principal não pode ser excluída.", en: "The main company cannot be deleted." },
+  ERR_CANNOT_DELETE_SELF: { status: 400, es: "No puede eliminar su propio usuario.", pt: "Você não pode excluir seu próprio usuário.", en: "You cannot delete your own user." },
+  ERR_LAST_SUPER: { status: 400, es: "Debe quedar al menos un super administrador.", pt: "Deve restar pelo menos um super administrador.", en: "At least one super administrator must remain." },
+  ERR_INVALID_FILE_TYPE: { status: 400, es: "Tipo de archivo no permitido.", pt: "Tipo de arquivo não permitido.", en: "File type not allowed." },
+  ERR_FILE_TOO_LARGE: { status: 413, es: "El archivo es demasiado grande.", pt: "O arquivo é muito grande.", en: "The file is too large." },
+  ERR_NO_QUEUE_FOUND: { status: 404, es: "No se encontró el área.", pt: "Fila não encontrada.", en: "Area not found." },
+  ERR_INVALID_SETTING_VALUE: { status: 400, es: "Valor no permitido para esta configuración.", pt: "Valor não permitido para esta configuração.", en: "Value not allowed for this setting." },
+} satisfies Record<string, Entry>;
+
+export type ErrorCode = keyof typeof catalogue;
+export const ErrorCatalogue: Record<ErrorCode, Entry> = catalogue;
+export const errorCodes = Object.keys(catalogue) as ErrorCode[];
+
+/** Fills `{{name}}` placeholders of a catalogue text with the error's data. */
+export function fillErrorText(text: string, data?: Record<string, unknown>): string {
+  return text.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(data?.[k] ?? ""));
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === "string" && Object.hasOwn(catalogue, value);
+}
+
+/** Body of every error response. `issues` lists zod paths for ERR_VALIDATION. */
+export type ErrorBody = {
+  error: ErrorCode;
+  message: string;
+  issues?: { path: string; message: string }[];
+  /** Extra facts for the client, e.g. the due date of an expired subscription. */
+  data?: Record<string, unknown>;
+};

@@ -1,0 +1,23 @@
+/** Business limits of core §9 and secondary §9, shared by forms, routes and screens. */
+export const Limits = {
+  name: { min: 2, max: 50 },
+  password: { min: 5, max: 50 },
+  email: { max: 120 },
+  contactNumber: { min: 8, max: 50 },
+  noteMin: 2,
+  tagNameMin: 3,
+  queueColor: { min: 3, max: 9 },
+  searchMin: 3,
+  pageSize: 20,
+  toastMs: 2000,
+  debounceMs: 500,
+  subscriptionWarningDays: 5,
+  statusPingMs: 300_000,
+  socketPingMs: 18_000,
+  uploadTimeoutMs: 720_000,
+  profilePictureMaxBytes: 5 * 1024 * 1024,
+  logoMaxBytes: 2 * 1024 * 1024,
+  settingValueMax: 2000,
+} as const;
+
+export const DefaultColors = { primary: "#FAAF3B", header: "#ffffff" } as const;

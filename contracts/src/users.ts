@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { IdSchema, V, emailField, requiredName } from "./common.js";
+import { Limits } from "./limits.js";
+import { Profiles, type Profile } from "./permissions.js";
+
+const password = z.string().min(Limits.password.min, V.tooShort).max(Limits.password.max, V.tooLong);
+
+const userFields = {
+  name: requiredName,
+  email: emailField,
+  profile: z.enum(Profiles, { error: V.required }),
+  super: z.boolean().optional(),
+  queueIds: z.array(IdSchema).max(500).optional(),
+  whatsappId: IdSchema.nullable().optional(),
+  allTicket: z.enum(["enable", "disable"]).optional(),
+};
+
+/** User modal (core §2, §5): the same schema validates the form and the POST body. */
+export const UserCreateForm = z.object({
+  ...userFields,
+  password: password,
+});
+export type UserCreateForm = z.input<typeof UserCreateForm>;
+
+/** Editing: password optional (5–50 when given; an empty string means "keep"), profile optional for those who may not edit it. */
+export const UserUpdateForm = z.object({
+  ...userFields,
+  profile: userFields.profile.optional(),
+  password: z.union([z.literal(""), password]).optional(),
+});
+export type UserUpdateForm = z.input<typeof UserUpdateForm>;
+
+/** PUT /users-company/{id}: a super admin moves a user to another company. */
+export const UserCompanyForm = z.object({
+  companyId: IdSchema,
+  profile: z.enum(Profiles).optional(),
+});
+
+export type QueueRef = { id: number; name: string; color: string };
+
+export type UserView = {
+  id: number;
+  name: string;
+  email: string;
+  profile: Profile;
+  super: boolean;
+  companyId: number;
+  allTicket: "enable" | "disable";
+  whatsappId: number | null;
+  whatsapp: { id: number; name: string } | null;
+  queues: QueueRef[];
+  /** Path of the profile picture under the API, fetched with the token; null when none. */
+  profileImage: string | null;
+  online: boolean;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type UsersPage = { users: UserView[]; count: number; hasMore: boolean };

@@ -1,0 +1,100 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import cookie from "@fastify/cookie";
+import multipart from "@fastify/multipart";
+import fastifyStatic from "@fastify/static";
+import Fastify, { type FastifyInstance } from "fastify";
+import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import type { Config } from "./config.js";
+import type { Services } from "./context.js";
+import { type Database, openDatabase } from "./db/client.js";
+import { seed } from "./db/seed.js";
+import { Storage } from "./lib/storage.js";
+import { authRoutes } from "./modules/auth/routes.js";
+import { TokenService } from "./modules/auth/tokens.js";
+import { companiesRoutes } from "./modules/companies/routes.js";
+import { plansRoutes } from "./modules/plans/routes.js";
+import { queuesRoutes } from "./modules/queues/routes.js";
+import { settingsRoutes } from "./modules/settings/routes.js";
+import { usersRoutes } from "./modules/users/routes.js";
+import { whatsappsRoutes } from "./modules/whatsapps/routes.js";
+import { authPlugin } from "./plugins/auth.js";
+import { errorsPlugin } from "./plugins/errors.js";
+import { createRealtime } from "./realtime/realtime.js";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    charla: Services;
+  }
+}
+
+export type BuildOptions = {
+  /** An already open database (tests share one per file); otherwise opened from the config. */
+  database?: Database;
+  seed?: boolean;
+  logger?: boolean;
+};
+
+/** Builds the whole server without listening: main.ts listens, tests `inject`. */
+export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger === false ? false : { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const database = opts.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
+  if (opts.seed !== false) await seed(database.db, { adminEmail: config.adminEmail, adminPassword: config.adminPassword, log: app.log });
+
+  const tokens = new TokenService(config.jwtSecret, config.jwtRefreshSecret, config.accessTokenTtlSec);
+  const realtime = await createRealtime({ server: app.server, db: database.db, tokens, redisUrl: config.redisUrl, log: app.log });
+  const services: Services = {
+    config,
+    db: database.db,
+    dbKind: database.kind,
+    tokens,
+    realtime,
+    storage: new Storage(config.dataDir),
+  };
+  app.decorate("charla", services);
+  app.addHook("onClose", async () => {
+    await realtime.close();
+    if (!opts.database) await database.close();
+  });
+
+  await app.register(cookie);
+  await app.register(multipart, { limits: { fileSize: config.maxUploadBytes, files: 10, fields: 50 } });
+  await app.register(errorsPlugin);
+  await app.register(authPlugin, services);
+
+  await app.register(
+    async (api) => {
+      await api.register(authRoutes, services);
+      await api.register(usersRoutes);
+      await api.register(settingsRoutes);
+      await api.register(plansRoutes);
+      await api.register(companiesRoutes);
+      await api.register(queuesRoutes);
+      await api.register(whatsappsRoutes);
+    },
+    { prefix: "/api/v1" },
+  );
+
+  app.get("/healthz", { config: { public: true } }, async () => ({ ok: true, db: database.kind }));
+  registerWeb(app, config.webDist);
+  return app;
+}
+
+/** The built web app at `/`, with the SPA's index for every non-API path. */
+function registerWeb(app: FastifyInstance, webDist: string | null) {
+  if (!webDist || !existsSync(join(webDist, "index.html"))) return;
+  app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+  app.get("/*", { config: { public: true } }, (req, reply) => {
+    if (req.url.startsWith("/api/") || req.url.startsWith("/socket.io")) {
+      return reply.status(404).send({ error: "ERR_NOT_FOUND", message: "No encontrado." });
+    }
+    return reply.header("cache-control", "no-cache").sendFile("index.html");
+  });
+}

@@ -1,0 +1,77 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { join, resolve } from "node:path";
+
+/** Every setting Charla reads from the environment (documented in the README). */
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  redisUrl: string | null;
+  jwtSecret: string;
+  jwtRefreshSecret: string;
+  accessTokenTtlSec: number;
+  refreshTokenTtlSec: number;
+  refreshReuseGraceSec: number;
+  adminEmail: string;
+  adminPassword: string | null;
+  logLevel: string;
+  trustProxy: boolean;
+  cookieSecure: boolean;
+  loginMaxPerIp: number;
+  loginMaxPerEmail: number;
+  loginWindowSec: number;
+  webDist: string | null;
+  maxUploadBytes: number;
+};
+
+const int = (v: string | undefined, d: number) => {
+  const n = Number.parseInt(v ?? "", 10);
+  return Number.isFinite(n) ? n : d;
+};
+
+/**
+ * Secrets not given in the environment are generated once and kept in DATA_DIR, so tokens survive
+ * restarts and no install ever runs on a default, public secret.
+ */
+function persistedSecrets(dataDir: string): { jwt: string; refresh: string } {
+  const file = join(dataDir, "secrets.json");
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    mkdirSync(dataDir, { recursive: true });
+    const s = { jwt: randomBytes(48).toString("base64url"), refresh: randomBytes(48).toString("base64url") };
+    writeFileSync(file, JSON.stringify(s), { mode: 0o600 });
+    return s;
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? "./data");
+  const needSecrets = !(overrides.jwtSecret ?? env.JWT_SECRET) || !(overrides.jwtRefreshSecret ?? env.JWT_REFRESH_SECRET);
+  const secrets = needSecrets ? persistedSecrets(dataDir) : null;
+  return {
+    port: int(env.PORT, 8080),
+    host: env.HOST ?? "0.0.0.0",
+    dataDir,
+    databaseUrl: env.DATABASE_URL || null,
+    redisUrl: env.REDIS_URL || null,
+    jwtSecret: env.JWT_SECRET || secrets?.jwt || "",
+    jwtRefreshSecret: env.JWT_REFRESH_SECRET || secrets?.refresh || "",
+    accessTokenTtlSec: int(env.ACCESS_TOKEN_TTL, 15 * 60),
+    refreshTokenTtlSec: int(env.REFRESH_TOKEN_TTL, 7 * 24 * 3600),
+    refreshReuseGraceSec: int(env.REFRESH_REUSE_GRACE_SEC, 10),
+    adminEmail: (env.ADMIN_EMAIL || "admin@admin.com").trim().toLowerCase(),
+    adminPassword: env.ADMIN_PASSWORD || null,
+    logLevel: env.LOG_LEVEL || "info",
+    trustProxy: env.TRUST_PROXY === "true" || env.TRUST_PROXY === "1",
+    cookieSecure: env.COOKIE_SECURE === "true",
+    loginMaxPerIp: int(env.LOGIN_MAX_PER_IP, 30),
+    loginMaxPerEmail: int(env.LOGIN_MAX_PER_EMAIL, 10),
+    loginWindowSec: int(env.LOGIN_WINDOW_SEC, 15 * 60),
+    webDist: env.WEB_DIST === "" ? null : resolve(env.WEB_DIST ?? new URL("../../web/dist", import.meta.url).pathname),
+    maxUploadBytes: int(env.MAX_UPLOAD_BYTES, 20 * 1024 * 1024),
+    ...overrides,
+  };
+}

@@ -1,0 +1,31 @@
+import type { PlanFlagSet, Profile } from "@charla/contracts";
+import type { FastifyBaseLogger } from "fastify";
+import type { Config } from "./config.js";
+import type { Db, DbKind } from "./db/client.js";
+import type { TokenService } from "./modules/auth/tokens.js";
+import type { Realtime } from "./realtime/realtime.js";
+import type { Storage } from "./lib/storage.js";
+
+/** The authenticated user as every service sees it; its companyId comes only from the token. */
+export type Principal = {
+  id: number;
+  companyId: number;
+  name: string;
+  email: string;
+  profile: Profile;
+  super: boolean;
+  sessionId: string;
+  plan: PlanFlagSet | null;
+};
+
+/** Shared services, built once by buildApp. */
+export type Services = {
+  config: Config;
+  db: Db;
+  dbKind: DbKind;
+  tokens: TokenService;
+  realtime: Realtime;
+  storage: Storage;
+};
+
+export type RequestCtx = Services & { user: Principal; companyId: number; log: FastifyBaseLogger };

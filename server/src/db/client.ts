@@ -1,0 +1,49 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import * as schema from "./schema/index.js";
+
+export type Schema = typeof schema;
+/** Both drivers expose the same Drizzle surface; code never asks which one it has. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+export type DbKind = "pglite" | "postgres";
+
+export type Database = { db: Db; kind: DbKind; close: () => Promise<void> };
+
+const migrationsFolder = fileURLToPath(new URL("../../drizzle", import.meta.url));
+
+/**
+ * PostgreSQL when a URL is given, else PGlite (Postgres in WASM) under `dataDir/pglite`, or in memory
+ * for `dataDir === ":memory:"` (tests). The same migrations run on both.
+ */
+export async function openDatabase(opts: { url: string | null; dataDir: string; poolSize?: number }): Promise<Database> {
+  if (opts.url) {
+    const { default: pg } = await import("pg");
+    const { drizzle } = await import("drizzle-orm/node-postgres");
+    const { migrate } = await import("drizzle-orm/node-postgres/migrator");
+    const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10 });
+    const db = drizzle(pool, { schema }) as unknown as Db;
+    await migrate(drizzle(pool), { migrationsFolder });
+    return { db, kind: "postgres", close: () => pool.end() };
+  }
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  const { migrate } = await import("drizzle-orm/pglite/migrator");
+  let dir: string | undefined;
+  if (opts.dataDir !== ":memory:") {
+    dir = join(opts.dataDir, "pglite");
+    mkdirSync(dir, { recursive: true });
+  }
+  const client = new PGlite(dir);
+  await client.waitReady;
+  const db = drizzle(client, { schema }) as unknown as Db;
+  await migrate(drizzle(client), { migrationsFolder });
+  return { db, kind: "pglite", close: () => client.close() };
+}
+
+/** `count(*)` arrives as a number from PGlite and as a string from node-postgres. */
+export function toCount(value: unknown): number {
+  return typeof value === "number" ? value : Number(value ?? 0);
+}

@@ -1,0 +1,26 @@
+import { boolean, date, integer, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { timestamps } from "./timestamps.js";
+import { plans } from "./plans.js";
+
+export const companies = pgTable(
+  "companies",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    email: text("email").notNull().default(""),
+    phone: text("phone").notNull().default(""),
+    planId: integer("plan_id")
+      .notNull()
+      .references(() => plans.id, { onDelete: "restrict" }),
+    status: boolean("status").notNull().default(true),
+    dueDate: date("due_date", { mode: "string" }),
+    recurrence: text("recurrence").notNull().default("MENSAL"),
+    primaryColor: text("primary_color").notNull().default("#FAAF3B"),
+    headerColor: text("header_color").notNull().default("#ffffff"),
+    pageTitle: text("page_title").notNull().default(""),
+    phoneNotification: text("phone_notification").notNull().default(""),
+    logoPath: text("logo_path"),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("companies_name_key").on(t.name)],
+);

@@ -1,0 +1,67 @@
+import type { PlanFlagSet, Profile } from "@charla/contracts";
+import { and, eq, gt, isNull } from "drizzle-orm";
+import type { Principal } from "../../context.js";
+import type { Db } from "../../db/client.js";
+import { companies, plans, users, userSessions } from "../../db/schema/index.js";
+import { AppError } from "../../lib/app-error.js";
+import type { AccessClaims } from "./tokens.js";
+
+export const today = () => new Date().toISOString().slice(0, 10);
+
+/** A company may be used when active and not past its due date; super users are never locked out. */
+export function assertCompanyUsable(company: { status: boolean; dueDate: string | null }, isSuper: boolean): void {
+  if (isSuper) return;
+  if (!company.status) throw new AppError("ERR_COMPANY_INACTIVE");
+  if (company.dueDate && company.dueDate < today()) {
+    throw new AppError("ERR_SUBSCRIPTION_EXPIRED", { data: { dueDate: company.dueDate } });
+  }
+}
+
+export function planFlags(p: typeof plans.$inferSelect | null): PlanFlagSet | null {
+  if (!p) return null;
+  return {
+    useCampaigns: p.useCampaigns,
+    useKanban: p.useKanban,
+    useOpenAi: p.useOpenAi,
+    useIntegrations: p.useIntegrations,
+    useSchedules: p.useSchedules,
+    useInternalChat: p.useInternalChat,
+    useExternalApi: p.useExternalApi,
+  };
+}
+
+/**
+ * One query per request: the token's user, still in the token's company, with a live session.
+ * A revoked session (logout, a newer login, refresh reuse) answers 401.
+ */
+export async function loadPrincipal(db: Db, claims: AccessClaims): Promise<Principal> {
+  const rows = await db
+    .select({ user: users, company: companies, plan: plans })
+    .from(userSessions)
+    .innerJoin(users, and(eq(users.id, userSessions.userId), eq(users.companyId, userSessions.companyId)))
+    .innerJoin(companies, eq(companies.id, users.companyId))
+    .leftJoin(plans, eq(plans.id, companies.planId))
+    .where(
+      and(
+        eq(userSessions.id, claims.sessionId),
+        eq(userSessions.userId, claims.userId),
+        eq(userSessions.companyId, claims.companyId),
+        isNull(userSessions.revokedAt),
+        gt(userSessions.expiresAt, new Date()),
+      ),
+    )
+    .limit(1);
+  const row = rows[0];
+  if (!row) throw new AppError("ERR_SESSION_EXPIRED");
+  assertCompanyUsable(row.company, row.user.super);
+  return {
+    id: row.user.id,
+    companyId: row.user.companyId,
+    name: row.user.name,
+    email: row.user.email,
+    profile: row.user.profile as Profile,
+    super: row.user.super,
+    sessionId: claims.sessionId,
+    plan: planFlags(row.plan),
+  };
+}

@@ -1,0 +1,172 @@
+import { randomUUID } from "node:crypto";
+import type { AuthResponse, LoginForm } from "@charla/contracts";
+import { Events } from "@charla/contracts";
+import argon2 from "argon2";
+import { and, eq, isNull, ne } from "drizzle-orm";
+import type { Services } from "../../context.js";
+import type { Tx } from "../../db/client.js";
+import { companies, refreshTokens, users, userSessions } from "../../db/schema/index.js";
+import { withTransaction } from "../../db/tx.js";
+import { AppError } from "../../lib/app-error.js";
+import { hit, peek, reset } from "../../lib/rate-limit.js";
+import { assertCompanyUsable } from "./principal.js";
+import { buildSessionUser } from "./session-user.js";
+
+export type Issued = AuthResponse & { refreshToken: string };
+
+// verifying against a real hash when the email is unknown keeps both paths equally slow
+let dummyHash: Promise<string> | null = null;
+const timingDummy = () => (dummyHash ??= argon2.hash("charla-timing-dummy", { type: argon2.argon2id }));
+
+export const hashPassword = (plain: string) => argon2.hash(plain, { type: argon2.argon2id });
+
+/**
+ * POST /auth/login (core §4, §5): rate-limited per IP and per email, refused for an inactive or
+ * expired company (unless super). A new login ends the user's older sessions, whose clients are told
+ * through `company-{id}-auth`.
+ */
+export async function login(
+  s: Services,
+  form: { email: string; password: string },
+  client: { ip: string; userAgent: string },
+): Promise<Issued> {
+  const { loginMaxPerIp, loginMaxPerEmail, loginWindowSec } = s.config;
+  const ipKey = `login:ip:${client.ip}`;
+  const emailKey = `login:email:${form.email}`;
+  if ((await hit(s.db, ipKey, loginWindowSec)) > loginMaxPerIp) throw new AppError("ERR_RATE_LIMITED");
+  if ((await peek(s.db, emailKey, loginWindowSec)) >= loginMaxPerEmail) throw new AppError("ERR_RATE_LIMITED");
+
+  const [user] = await s.db.select().from(users).where(eq(users.email, form.email)).limit(1);
+  const ok = await argon2.verify(user?.passwordHash ?? (await timingDummy()), form.password).catch(() => false);
+  if (!user || !ok) {
+    await hit(s.db, emailKey, loginWindowSec);
+    throw new AppError("ERR_INVALID_CREDENTIALS");
+  }
+  await reset(s.db, emailKey);
+
+  const [company] = await s.db.select().from(companies).where(eq(companies.id, user.companyId)).limit(1);
+  assertCompanyUsable(company, user.super);
+
+  return withTransaction(s.db, async (tx, afterCommit) => {
+    const replaced = await tx
+      .update(userSessions)
+      .set({ revokedAt: new Date(), revokeReason: "replaced" })
+      .where(and(eq(userSessions.userId, user.id), eq(userSessions.companyId, user.companyId), isNull(userSessions.revokedAt)))
+      .returning({ id: userSessions.id });
+    const issued = await openSession(s, tx, user, client);
+    afterCommit(() => {
+      for (const { id } of replaced) {
+        s.realtime.toSession(id).emit(Events.auth(user.companyId), { action: "update", user: { id: user.id } });
+        s.realtime.endSession(id);
+      }
+    });
+    return issued;
+  });
+}
+
+async function openSession(
+  s: Services,
+  tx: Tx,
+  user: { id: number; companyId: number },
+  client: { ip: string; userAgent: string },
+): Promise<Issued> {
+  const sessionId = randomUUID();
+  await tx.insert(userSessions).values({
+    id: sessionId,
+    companyId: user.companyId,
+    userId: user.id,
+    ip: client.ip,
+    userAgent: client.userAgent.slice(0, 300),
+    expiresAt: new Date(Date.now() + s.config.refreshTokenTtlSec * 1000),
+  });
+  return issueTokens(s, tx, { ...user, sessionId });
+}
+
+async function issueTokens(s: Services, tx: Tx, who: { id: number; companyId: number; sessionId: string }): Promise<Issued> {
+  const refresh = s.tokens.newRefreshToken();
+  await tx.insert(refreshTokens).values({ tokenHash: refresh.hash, sessionId: who.sessionId, companyId: who.companyId });
+  const token = await s.tokens.signAccess({ userId: who.id, companyId: who.companyId, sessionId: who.sessionId });
+  return { token, refreshToken: refresh.token, user: await buildSessionUser(tx, who.companyId, who.id) };
+}
+
+/**
+ * POST /auth/refresh_token: rotates the refresh token. A token already rotated that comes back
+ * means a copy exists elsewhere: the whole session (family) is revoked.
+ */
+export async function refresh(s: Services, refreshToken: string | undefined): Promise<Issued> {
+  if (!refreshToken) throw new AppError("ERR_SESSION_EXPIRED");
+  const hash = s.tokens.hashRefresh(refreshToken);
+  const outcome = await withTransaction(s.db, async (tx) => {
+    const [row] = await tx
+      .select({ token: refreshTokens, session: userSessions })
+      .from(refreshTokens)
+      .innerJoin(userSessions, eq(userSessions.id, refreshTokens.sessionId))
+      .where(eq(refreshTokens.tokenHash, hash))
+      .limit(1)
+      .for("update");
+    if (!row || row.session.revokedAt || row.session.expiresAt < new Date()) return { error: true as const };
+    // two tabs refreshing at once present the same token; within the grace window that is not theft
+    const withinGrace = row.token.usedAt && Date.now() - row.token.usedAt.getTime() < s.config.refreshReuseGraceSec * 1000;
+    if (row.token.usedAt && !withinGrace) {
+      await tx
+        .update(userSessions)
+        .set({ revokedAt: new Date(), revokeReason: "refresh-reuse" })
+        .where(eq(userSessions.id, row.session.id));
+      return { error: true as const, revoked: row.session.id };
+    }
+    const [user] = await tx
+      .select({ super: users.super, company: companies })
+      .from(users)
+      .innerJoin(companies, eq(companies.id, users.companyId))
+      .where(and(eq(users.id, row.session.userId), eq(users.companyId, row.session.companyId)))
+      .limit(1);
+    if (!user) return { error: true as const };
+    assertCompanyUsable(user.company, user.super);
+    if (!row.token.usedAt) await tx.update(refreshTokens).set({ usedAt: new Date() }).where(eq(refreshTokens.tokenHash, hash));
+    await tx.update(userSessions).set({ lastUsedAt: new Date() }).where(eq(userSessions.id, row.session.id));
+    return issueTokens(s, tx, { id: row.session.userId, companyId: row.session.companyId, sessionId: row.session.id });
+  });
+  // the revocation must commit, so the error is thrown only after the transaction
+  if ("error" in outcome) {
+    if (outcome.revoked) s.realtime.endSession(outcome.revoked, 0);
+    throw new AppError("ERR_SESSION_EXPIRED");
+  }
+  return outcome;
+}
+
+/** DELETE /auth/logout: ends the session named by the refresh cookie, or by the access token. */
+export async function logout(s: Services, refreshToken: string | undefined, sessionId: string | null): Promise<void> {
+  let sid = sessionId;
+  if (!sid && refreshToken) {
+    const [row] = await s.db
+      .select({ sessionId: refreshTokens.sessionId })
+      .from(refreshTokens)
+      .where(eq(refreshTokens.tokenHash, s.tokens.hashRefresh(refreshToken)))
+      .limit(1);
+    sid = row?.sessionId ?? null;
+  }
+  if (!sid) return;
+  await s.db
+    .update(userSessions)
+    .set({ revokedAt: new Date(), revokeReason: "logout" })
+    .where(and(eq(userSessions.id, sid), isNull(userSessions.revokedAt)));
+  s.realtime.endSession(sid, 0);
+}
+
+/** Ends every session of a user but `keep` (password change, user moved or deleted). */
+export async function revokeUserSessions(tx: Tx, companyId: number, userId: number, reason: string, keep?: string) {
+  return tx
+    .update(userSessions)
+    .set({ revokedAt: new Date(), revokeReason: reason })
+    .where(
+      and(
+        eq(userSessions.userId, userId),
+        eq(userSessions.companyId, companyId),
+        isNull(userSessions.revokedAt),
+        keep ? ne(userSessions.id, keep) : undefined,
+      ),
+    )
+    .returning({ id: userSessions.id });
+}
+
+export type { LoginForm };

@@ -1,0 +1,49 @@
+import { ErrorCatalogue, type ErrorBody, type ErrorCode } from "@charla/contracts";
+import type { FastifyError, FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { AppError } from "../lib/app-error.js";
+
+const body = (code: ErrorCode, extra: Partial<ErrorBody> = {}): ErrorBody => ({
+  error: code,
+  message: ErrorCatalogue[code].es,
+  ...extra,
+});
+
+/** Fastify's own 4xx errors (malformed JSON, body too large, …) mapped to catalogue codes. */
+function frameworkCode(err: FastifyError): ErrorCode {
+  if (err.statusCode === 413) return "ERR_PAYLOAD_TOO_LARGE";
+  if (err.statusCode === 415) return "ERR_UNSUPPORTED_MEDIA_TYPE";
+  if (err.statusCode === 404) return "ERR_NOT_FOUND";
+  if (err.statusCode === 429) return "ERR_RATE_LIMITED";
+  return "ERR_BAD_REQUEST";
+}
+
+/**
+ * Every error leaves as `{error, message}` with the catalogue's status. Unknown errors are logged with
+ * the request id and answered 500 ERR_INTERNAL, never with a stack.
+ */
+export const errorsPlugin = fp(async (app: FastifyInstance) => {
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (err instanceof AppError) {
+      return reply
+        .status(err.status)
+        .send({ error: err.code, message: err.message, issues: err.issues, data: err.data } satisfies ErrorBody);
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const where = (err as { validationContext?: string }).validationContext ?? "body";
+      const issues = err.validation.map((v) => ({
+        path: [where, ...v.instancePath.split("/").filter(Boolean)].join("."),
+        message: v.message ?? "validation.invalid",
+      }));
+      return reply.status(400).send(body("ERR_VALIDATION", { issues }));
+    }
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      return reply.status(err.statusCode).send(body(frameworkCode(err)));
+    }
+    req.log.error({ err: { message: err.message, code: err.code, name: err.name } }, "unhandled error");
+    return reply.status(500).send(body("ERR_INTERNAL"));
+  });
+
+  app.setNotFoundHandler((_req, reply) => reply.status(404).send(body("ERR_NOT_FOUND")));
+});

@@ -1,0 +1,138 @@
+import type { Server as HttpServer } from "node:http";
+import { ClientEvents, Limits } from "@charla/contracts";
+import { eq, and } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import { Server, type Socket } from "socket.io";
+import type { Principal } from "../context.js";
+import type { Db } from "../db/client.js";
+import { users } from "../db/schema/index.js";
+import { loadPrincipal } from "../modules/auth/principal.js";
+import type { TokenService } from "../modules/auth/tokens.js";
+import { rooms } from "./rooms.js";
+
+type Emitter = { emit: (event: string, payload: unknown) => void };
+
+/** What services use to broadcast: rooms are always per company, user or session. */
+export type Realtime = {
+  toCompany(companyId: number): Emitter;
+  toUser(companyId: number, userId: number): Emitter;
+  toSession(sessionId: string): Emitter;
+  /** Ends a session's sockets after `delayMs` (lets its last event reach the client first). */
+  endSession(sessionId: string, delayMs?: number): void;
+  io: Server;
+  close(): Promise<void>;
+};
+
+const TICKET_STATUSES = new Set(["open", "pending", "closed", "group", "notification"]);
+
+export async function createRealtime(opts: {
+  server: HttpServer;
+  db: Db;
+  tokens: TokenService;
+  redisUrl: string | null;
+  log: FastifyBaseLogger;
+}): Promise<Realtime> {
+  const io = new Server(opts.server, {
+    path: "/socket.io",
+    pingInterval: Limits.socketPingMs,
+    pingTimeout: Limits.socketPingMs,
+    cors: { origin: false },
+    serveClient: false,
+  });
+
+  const closers: (() => Promise<unknown>)[] = [];
+  if (opts.redisUrl) {
+    const { createClient } = await import("redis");
+    const { createAdapter } = await import("@socket.io/redis-adapter");
+    const pub = createClient({ url: opts.redisUrl });
+    const sub = pub.duplicate();
+    pub.on("error", (err) => opts.log.error({ err: err.message }, "redis pub"));
+    sub.on("error", (err) => opts.log.error({ err: err.message }, "redis sub"));
+    await Promise.all([pub.connect(), sub.connect()]);
+    io.adapter(createAdapter(pub, sub));
+    closers.push(
+      () => pub.quit().catch(() => undefined),
+      () => sub.quit().catch(() => undefined),
+    );
+  }
+
+  // Handshake: no token, no socket. The principal decides every room the socket may join.
+  io.use(async (socket, next) => {
+    try {
+      const token = socket.handshake.auth?.token ?? bearerQuery(socket);
+      if (typeof token !== "string" || !token) throw new Error("ERR_SESSION_EXPIRED");
+      const claims = await opts.tokens.verifyAccess(token);
+      socket.data.user = await loadPrincipal(opts.db, claims);
+      next();
+    } catch (err) {
+      next(new Error((err as { code?: string }).code ?? "ERR_SESSION_EXPIRED"));
+    }
+  });
+
+  io.on("connection", (socket) => {
+    const user = socket.data.user as Principal;
+    const cid = user.companyId;
+    socket.join([rooms.company(cid), rooms.user(cid, user.id), rooms.session(user.sessionId)]);
+    void markOnline(opts.db, user, true);
+
+    socket.on(ClientEvents.joinNotification, () => socket.join(rooms.notification(cid)));
+    socket.on(ClientEvents.joinTickets, (status: unknown) => {
+      if (typeof status === "string" && TICKET_STATUSES.has(status)) socket.join(rooms.tickets(cid, status));
+    });
+    socket.on(ClientEvents.leaveTickets, (status: unknown) => {
+      if (typeof status === "string") socket.leave(rooms.tickets(cid, status));
+    });
+    socket.on(ClientEvents.joinChatBox, (ticketId: unknown) => {
+      const id = Number(ticketId);
+      // the room name carries the company, so another company's ticket id reaches nothing
+      if (Number.isInteger(id) && id > 0) socket.join(rooms.ticket(cid, id));
+    });
+    socket.on(ClientEvents.leaveChatBox, (ticketId: unknown) => {
+      const id = Number(ticketId);
+      if (Number.isInteger(id)) socket.leave(rooms.ticket(cid, id));
+    });
+    socket.on(ClientEvents.userStatus, () => void markOnline(opts.db, user, true));
+    socket.on("disconnect", () => void onDisconnect(io, opts.db, user));
+  });
+
+  const to = (room: string): Emitter => ({ emit: (event, payload) => io.to(room).emit(event, payload) });
+  return {
+    io,
+    toCompany: (cid) => to(rooms.company(cid)),
+    toUser: (cid, uid) => to(rooms.user(cid, uid)),
+    toSession: (sid) => to(rooms.session(sid)),
+    endSession: (sid, delayMs = 2000) => {
+      setTimeout(() => io.in(rooms.session(sid)).disconnectSockets(true), delayMs).unref();
+    },
+    async close() {
+      await new Promise<void>((resolve) => io.close(() => resolve()));
+      for (const c of closers) await c();
+    },
+  };
+}
+
+function bearerQuery(socket: Socket): string | undefined {
+  const t = socket.handshake.query?.token;
+  return typeof t === "string" ? t : undefined;
+}
+
+async function markOnline(db: Db, user: Principal, online: boolean): Promise<void> {
+  try {
+    await db
+      .update(users)
+      .set({ online, lastSeenAt: new Date() })
+      .where(and(eq(users.id, user.id), eq(users.companyId, user.companyId)));
+  } catch {
+    // presence is best effort; a closed database during shutdown is not an error worth raising
+  }
+}
+
+/** Offline only when the user's last socket (on any node) is gone. */
+async function onDisconnect(io: Server, db: Db, user: Principal): Promise<void> {
+  try {
+    const left = await io.in(rooms.user(user.companyId, user.id)).fetchSockets();
+    if (left.length === 0) await markOnline(db, user, false);
+  } catch {
+    // adapter gone during shutdown
+  }
+}
