@@ -5,7 +5,10 @@ import type { PlanView } from "./plans.js";
 import type { SettingView } from "./settings.js";
 
 export const Recurrences = ["MENSAL", "BIMESTRAL", "TRIMESTRAL", "SEMESTRAL", "ANUAL"] as const;
-const color = z.string().trim().regex(/^#[0-9a-fA-F]{3,8}$/, V.invalid);
+const color = z
+  .string()
+  .trim()
+  .regex(/^#[0-9a-fA-F]{3,8}$/, V.invalid);
 
 const companyFields = {
   name: requiredName,

@@ -10,7 +10,12 @@ export const PlanForm = z.object({
   users: count.default(10),
   connections: count.default(1),
   queues: count.default(10),
-  value: z.string().trim().max(20, V.tooLong).regex(/^\d{1,12}([.,]\d{1,2})?$/, V.invalid).default("0"),
+  value: z
+    .string()
+    .trim()
+    .max(20, V.tooLong)
+    .regex(/^\d{1,12}([.,]\d{1,2})?$/, V.invalid)
+    .default("0"),
   useCampaigns: z.boolean().default(true),
   useSchedules: z.boolean().default(true),
   useInternalChat: z.boolean().default(true),

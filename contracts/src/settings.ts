@@ -23,8 +23,7 @@ export const SettingDefinitions = {
 
 export type SettingKey = keyof typeof SettingDefinitions;
 export const settingKeys = Object.keys(SettingDefinitions) as SettingKey[];
-export const isSettingKey = (k: unknown): k is SettingKey =>
-  typeof k === "string" && Object.hasOwn(SettingDefinitions, k);
+export const isSettingKey = (k: unknown): k is SettingKey => typeof k === "string" && Object.hasOwn(SettingDefinitions, k);
 
 export const SettingUpdateForm = z.object({
   value: z.string().max(Limits.settingValueMax),

@@ -46,7 +46,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.setSerializerCompiler(serializerCompiler);
 
   const database = opts.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
-  if (opts.seed !== false) await seed(database.db, { adminEmail: config.adminEmail, adminPassword: config.adminPassword, log: app.log });
+  if (opts.seed !== false)
+    await seed(database.db, { adminEmail: config.adminEmail, adminPassword: config.adminPassword, log: app.log });
 
   const tokens = new TokenService(config.jwtSecret, config.jwtRefreshSecret, config.accessTokenTtlSec);
   const realtime = await createRealtime({ server: app.server, db: database.db, tokens, redisUrl: config.redisUrl, log: app.log });

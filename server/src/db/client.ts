@@ -18,14 +18,20 @@ const migrationsFolder = fileURLToPath(new URL("../../drizzle", import.meta.url)
  * PostgreSQL when a URL is given, else PGlite (Postgres in WASM) under `dataDir/pglite`, or in memory
  * for `dataDir === ":memory:"` (tests). The same migrations run on both.
  */
-export async function openDatabase(opts: { url: string | null; dataDir: string; poolSize?: number }): Promise<Database> {
+export async function openDatabase(opts: {
+  url: string | null;
+  dataDir: string;
+  poolSize?: number;
+  /** false when someone else already migrated (parallel test files on one server). */
+  migrate?: boolean;
+}): Promise<Database> {
   if (opts.url) {
     const { default: pg } = await import("pg");
     const { drizzle } = await import("drizzle-orm/node-postgres");
     const { migrate } = await import("drizzle-orm/node-postgres/migrator");
     const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10 });
     const db = drizzle(pool, { schema }) as unknown as Db;
-    await migrate(drizzle(pool), { migrationsFolder });
+    if (opts.migrate !== false) await migrate(drizzle(pool), { migrationsFolder });
     return { db, kind: "postgres", close: () => pool.end() };
   }
   const { PGlite } = await import("@electric-sql/pglite");

@@ -20,25 +20,44 @@ function tenantTable<T extends TenantTable>(db: Db | Tx, table: T, companyId: nu
     table,
     where: owned,
     async findById(id: number): Promise<Row<T> | null> {
-      const rows = await d.select().from(t).where(owned(eq(t.id, id))).limit(1);
+      const rows = await d
+        .select()
+        .from(t)
+        .where(owned(eq(t.id, id)))
+        .limit(1);
       return (rows[0] as Row<T>) ?? null;
     },
     /** SELECT … FOR UPDATE: serialises concurrent changes of one row. */
     async lockById(id: number): Promise<Row<T> | null> {
-      const rows = await d.select().from(t).where(owned(eq(t.id, id))).limit(1).for("update");
+      const rows = await d
+        .select()
+        .from(t)
+        .where(owned(eq(t.id, id)))
+        .limit(1)
+        .for("update");
       return (rows[0] as Row<T>) ?? null;
     },
     async insert(values: NewRow<T>): Promise<Row<T>> {
-      const rows = await d.insert(t).values({ ...values, companyId } as never).returning();
+      const rows = await d
+        .insert(t)
+        .values({ ...values, companyId } as never)
+        .returning();
       return rows[0] as Row<T>;
     },
     async update(id: number, values: Partial<NewRow<T>>): Promise<Row<T> | null> {
       const patch = "updatedAt" in t ? { ...values, updatedAt: new Date() } : values;
-      const rows = await d.update(t).set(patch as never).where(owned(eq(t.id, id))).returning();
+      const rows = await d
+        .update(t)
+        .set(patch as never)
+        .where(owned(eq(t.id, id)))
+        .returning();
       return (rows[0] as Row<T>) ?? null;
     },
     async delete(id: number): Promise<boolean> {
-      const rows = await d.delete(t).where(owned(eq(t.id, id))).returning({ id: t.id });
+      const rows = await d
+        .delete(t)
+        .where(owned(eq(t.id, id)))
+        .returning({ id: t.id });
       return rows.length > 0;
     },
   };
@@ -53,7 +72,10 @@ export function scoped(db: Db | Tx, companyId: number) {
     whatsapps: tenantTable(db, whatsapps, companyId),
     settings: tenantTable(db, settings, companyId),
     /** Join rows have no id of their own; only the company-bound condition is offered. */
-    userQueues: { table: userQueues, where: (...c: (SQL | undefined)[]) => and(eq(userQueues.companyId, companyId), ...c) as SQL },
+    userQueues: {
+      table: userQueues,
+      where: (...c: (SQL | undefined)[]) => and(eq(userQueues.companyId, companyId), ...c) as SQL,
+    },
     userSessions: {
       table: userSessions,
       where: (...c: (SQL | undefined)[]) => and(eq(userSessions.companyId, companyId), ...c) as SQL,

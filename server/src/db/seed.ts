@@ -25,7 +25,9 @@ export async function seed(db: Db, opts: { adminEmail: string; adminPassword: st
         .values({ id: 1, name: "Empresa 1", planId: plan.id, dueDate: "2093-03-14", recurrence: "MENSAL" })
         .returning();
       // the explicit id leaves the sequence behind; move it past company 1
-      await tx.execute(sql`select setval(pg_get_serial_sequence('companies', 'id'), greatest((select max(id) from companies), 1))`);
+      await tx.execute(
+        sql`select setval(pg_get_serial_sequence('companies', 'id'), greatest((select max(id) from companies), 1))`,
+      );
     }
     await seedCompanySettings(tx, company.id);
     const [admin] = await tx.select({ id: users.id }).from(users).where(eq(users.email, opts.adminEmail));

@@ -1,5 +1,5 @@
 import { denialOf, isPermission, type Permission } from "@charla/contracts";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest, FastifySchema } from "fastify";
 import fp from "fastify-plugin";
 import type { Principal, RequestCtx, Services } from "../context.js";
 import { AppError } from "../lib/app-error.js";
@@ -16,13 +16,19 @@ declare module "fastify" {
   interface FastifyRequest {
     ctx: RequestCtx;
   }
+  interface FastifyInstance {
+    /** Every /api route as registered; tests walk it so routes added later are covered automatically. */
+    routeTable: RouteEntry[];
+  }
 }
 
 export function bearerOf(req: FastifyRequest): string | null {
   const h = req.headers.authorization;
-  if (!h || !h.startsWith("Bearer ")) return null;
+  if (!h?.startsWith("Bearer ")) return null;
   return h.slice(7).trim() || null;
 }
+
+export type RouteEntry = { method: string; url: string; config: FastifyContextConfig; schema: FastifySchema };
 
 /**
  * Authentication and the role/plan gate. Runs on `onRequest`, before any body is parsed, so an
@@ -30,13 +36,20 @@ export function bearerOf(req: FastifyRequest): string | null {
  */
 export const authPlugin = fp(async (app: FastifyInstance, services: Services) => {
   app.decorateRequest("ctx", null as unknown as RequestCtx);
+  const routeTable: RouteEntry[] = [];
+  app.decorate("routeTable", routeTable);
 
   app.addHook("onRoute", (route) => {
     if (!route.url.startsWith("/api/")) return;
+    if (route.method !== "HEAD") {
+      routeTable.push({ method: String(route.method), url: route.url, config: route.config ?? {}, schema: route.schema ?? {} });
+    }
     const cfg = route.config ?? {};
     const marks = [cfg.public, cfg.authenticated, cfg.permission].filter(Boolean).length;
     if (marks !== 1 || (cfg.permission && !isPermission(cfg.permission))) {
-      throw new Error(`route ${route.method} ${route.url} must declare exactly one of public, authenticated or a known permission`);
+      throw new Error(
+        `route ${route.method} ${route.url} must declare exactly one of public, authenticated or a known permission`,
+      );
     }
   });
 

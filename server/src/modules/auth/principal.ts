@@ -13,7 +13,8 @@ export function assertCompanyUsable(company: { status: boolean; dueDate: string 
   if (isSuper) return;
   if (!company.status) throw new AppError("ERR_COMPANY_INACTIVE");
   if (company.dueDate && company.dueDate < today()) {
-    throw new AppError("ERR_SUBSCRIPTION_EXPIRED", { data: { dueDate: company.dueDate } });
+    const [y, m, d] = company.dueDate.split("-");
+    throw new AppError("ERR_SUBSCRIPTION_EXPIRED", { data: { dueDate: company.dueDate, date: `${d}/${m}/${y}` } });
   }
 }
 

@@ -40,13 +40,16 @@ export async function authRoutes(app: FastifyInstance, s: Services) {
 
   r.delete("/auth/logout", { config: { public: true } }, async (req, reply) => {
     const bearer = bearerOf(req);
-    const sid = bearer ? await s.tokens.verifyAccess(bearer).then((c) => c.sessionId, () => null) : null;
+    const sid = bearer
+      ? await s.tokens.verifyAccess(bearer).then(
+          (c) => c.sessionId,
+          () => null,
+        )
+      : null;
     await logout(s, req.cookies[REFRESH_COOKIE], sid);
     reply.clearCookie(REFRESH_COOKIE, { path: COOKIE_PATH });
     return reply.status(204).send();
   });
 
-  r.get("/auth/me", { config: { authenticated: true } }, (req) =>
-    buildSessionUser(s.db, req.ctx.companyId, req.ctx.user.id),
-  );
+  r.get("/auth/me", { config: { authenticated: true } }, (req) => buildSessionUser(s.db, req.ctx.companyId, req.ctx.user.id));
 }

@@ -31,13 +31,17 @@ export async function companiesRoutes(app: FastifyInstance) {
     return reply.status(204).send();
   });
 
-  r.get("/companies/:id/logo", { schema: { params: IdParams }, config: { permission: "companies.read-own" } }, async (req, reply) => {
-    const company = await readCompany(req.ctx, req.params.id);
-    const [row] = await req.ctx.db.select({ logo: companies.logoPath }).from(companies).where(eq(companies.id, company.id));
-    const data = row?.logo ? await req.ctx.storage.read(company.id, row.logo).catch(() => null) : null;
-    if (!data) throw new AppError("ERR_NOT_FOUND");
-    return reply.header("cache-control", "private, max-age=300").type("image/png").send(data);
-  });
+  r.get(
+    "/companies/:id/logo",
+    { schema: { params: IdParams }, config: { permission: "companies.read-own" } },
+    async (req, reply) => {
+      const company = await readCompany(req.ctx, req.params.id);
+      const [row] = await req.ctx.db.select({ logo: companies.logoPath }).from(companies).where(eq(companies.id, company.id));
+      const data = row?.logo ? await req.ctx.storage.read(company.id, row.logo).catch(() => null) : null;
+      if (!data) throw new AppError("ERR_NOT_FOUND");
+      return reply.header("cache-control", "private, max-age=300").type("image/png").send(data);
+    },
+  );
 
   /** Company logo (core §5: PNG only), by a super user or the company's own admin. */
   r.post("/companies/:id/logo", { schema: { params: IdParams }, config: { permission: "companies.read-own" } }, async (req) => {

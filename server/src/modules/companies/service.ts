@@ -1,4 +1,10 @@
-import { type CompanyCreateForm, type CompanyUpdateForm, type CompanyView, SettingDefinitions, settingKeys } from "@charla/contracts";
+import {
+  type CompanyCreateForm,
+  type CompanyUpdateForm,
+  type CompanyView,
+  SettingDefinitions,
+  settingKeys,
+} from "@charla/contracts";
 import { asc, count, eq, ilike } from "drizzle-orm";
 import type { z } from "zod";
 import type { RequestCtx, Services } from "../../context.js";
@@ -46,12 +52,21 @@ export async function readCompany(ctx: RequestCtx, id: number): Promise<CompanyV
 
 export async function listCompanies(db: Db, search = "", pageNumber?: number) {
   const where = search ? ilike(companies.name, `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined;
-  const q = db.select({ c: companies, p: plans }).from(companies).leftJoin(plans, eq(plans.id, companies.planId)).where(where).orderBy(asc(companies.id));
+  const q = db
+    .select({ c: companies, p: plans })
+    .from(companies)
+    .leftJoin(plans, eq(plans.id, companies.planId))
+    .where(where)
+    .orderBy(asc(companies.id));
   if (!pageNumber) return (await q).map((r) => presentCompany(r.c, r.p));
   const rows = await q.limit(20).offset((pageNumber - 1) * 20);
   const [{ n }] = await db.select({ n: count() }).from(companies).where(where);
   const total = toCount(n);
-  return { companies: rows.map((r) => presentCompany(r.c, r.p)), count: total, hasMore: total > (pageNumber - 1) * 20 + rows.length };
+  return {
+    companies: rows.map((r) => presentCompany(r.c, r.p)),
+    count: total,
+    hasMore: total > (pageNumber - 1) * 20 + rows.length,
+  };
 }
 
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);

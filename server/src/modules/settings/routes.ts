@@ -38,7 +38,9 @@ export async function settingsRoutes(app: FastifyInstance) {
         const view = { key, value: row.value, updatedAt: row.updatedAt.toISOString() };
         // secret values are not broadcast to the whole company
         const broadcast = { key, value: "secret" in SettingDefinitions[key] ? "" : row.value };
-        afterCommit(() => ctx.realtime.toCompany(ctx.companyId).emit(Events.settings(ctx.companyId), { action: "update", setting: broadcast }));
+        afterCommit(() =>
+          ctx.realtime.toCompany(ctx.companyId).emit(Events.settings(ctx.companyId), { action: "update", setting: broadcast }),
+        );
         return view;
       });
     },

@@ -8,10 +8,7 @@ export function profileImagePath(u: Pick<UserRow, "id" | "profileImage" | "updat
   return u.profileImage ? `/api/v1/users/${u.id}/profile-image?v=${u.updatedAt.getTime()}` : null;
 }
 
-export function presentUser(
-  u: UserRow,
-  extra: { queues: QueueRef[]; whatsapp: { id: number; name: string } | null },
-): UserView {
+export function presentUser(u: UserRow, extra: { queues: QueueRef[]; whatsapp: { id: number; name: string } | null }): UserView {
   return {
     id: u.id,
     name: u.name,

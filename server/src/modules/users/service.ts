@@ -19,19 +19,28 @@ const isAdminLike = (ctx: RequestCtx) => ctx.user.profile === "admin" || ctx.use
 const manages = (ctx: RequestCtx) => can(ctx.user, "users.manage");
 
 /** Only admins (or super) hand out or touch the admin profile; only super hands out super. */
-function assertMayAssign(ctx: RequestCtx, profile: Profile | undefined, makeSuper: boolean | undefined, target?: { profile: string; super: boolean }) {
+function assertMayAssign(
+  ctx: RequestCtx,
+  profile: Profile | undefined,
+  makeSuper: boolean | undefined,
+  target?: { profile: string; super: boolean },
+) {
   if (profile === "admin" && !isAdminLike(ctx)) throw new AppError("ERR_NO_PERMISSION");
   if (target && (target.profile === "admin" || target.super) && !isAdminLike(ctx)) {
     throw new AppError("ERR_NO_PERMISSION");
   }
-  if (makeSuper !== undefined && makeSuper !== (target?.super ?? false) && !ctx.user.super) throw new AppError("ERR_NO_PERMISSION");
+  if (makeSuper !== undefined && makeSuper !== (target?.super ?? false) && !ctx.user.super)
+    throw new AppError("ERR_NO_PERMISSION");
   if (target?.super && !ctx.user.super) throw new AppError("ERR_NO_PERMISSION");
 }
 
 async function assertRefsOwned(q: Scoped, queueIds: number[] | undefined, whatsappId: number | null | undefined) {
   if (queueIds?.length) {
     const unique = [...new Set(queueIds)];
-    const rows = await q.db.select({ id: queues.id }).from(queues).where(q.queues.where(inArray(queues.id, unique)));
+    const rows = await q.db
+      .select({ id: queues.id })
+      .from(queues)
+      .where(q.queues.where(inArray(queues.id, unique)));
     if (rows.length !== unique.length) throw new AppError("ERR_NO_QUEUE_FOUND");
   }
   if (whatsappId) found(await q.whatsapps.findById(whatsappId), "ERR_NO_WAPP_FOUND");
@@ -109,7 +118,12 @@ export function updateUser(ctx: RequestCtx, id: number, input: UpdateInput): Pro
     if (!manages(ctx)) {
       const current = await findUserView(q, id);
       const sameQueues = (ids?: number[]) =>
-        ids === undefined || [...new Set(ids)].sort().join() === (current?.queues.map((x) => x.id).sort().join() ?? "");
+        ids === undefined ||
+        [...new Set(ids)].sort().join() ===
+          (current?.queues
+            .map((x) => x.id)
+            .sort()
+            .join() ?? "");
       const changes = privileged.filter((k) =>
         k === "queueIds" ? !sameQueues(input.queueIds) : input[k] !== undefined && input[k] !== target[k],
       );

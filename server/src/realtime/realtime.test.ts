@@ -1,0 +1,115 @@
+import type { AddressInfo } from "node:net";
+import { Events } from "@charla/contracts";
+import { eq } from "drizzle-orm";
+import { type Socket, io as connect } from "socket.io-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { users } from "../db/schema/index.js";
+import { type TestApp, getTestApp } from "../test/app.js";
+import { as, buildCompany, login } from "../test/factories.js";
+
+let t: TestApp;
+let base: string;
+const sockets: Socket[] = [];
+
+async function listen(app: TestApp["app"]) {
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+}
+
+function open(url: string, token?: string): Promise<Socket> {
+  const s = connect(url, { path: "/socket.io", auth: token ? { token } : {}, transports: ["websocket"], reconnection: false });
+  sockets.push(s);
+  return new Promise((resolve, reject) => {
+    s.on("connect", () => resolve(s));
+    s.on("connect_error", (err) => reject(err));
+  });
+}
+
+/** Resolves with the first payload of `event`, or with "timeout" after `ms` (absence is the claim). */
+function next(s: Socket, event: string, ms = 1500): Promise<unknown> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve("timeout"), ms);
+    s.once(event, (payload) => {
+      clearTimeout(timer);
+      resolve(payload);
+    });
+  });
+}
+
+beforeAll(async () => {
+  t = await getTestApp();
+  base = await listen(t.app);
+});
+afterAll(async () => {
+  for (const s of sockets) s.disconnect();
+  await t.close();
+});
+
+describe("realtime", () => {
+  it("refuses a socket without a valid token", async () => {
+    await expect(open(base)).rejects.toThrow(/ERR_SESSION_EXPIRED/);
+    await expect(open(base, "not-a-token")).rejects.toThrow(/ERR_SESSION_EXPIRED/);
+  });
+
+  it("delivers company events to that company only", async () => {
+    const a = await buildCompany(t.app);
+    const b = await buildCompany(t.app);
+    const sa = await login(t.app, a.admin);
+    const sb = await login(t.app, b.admin);
+    const socketA = await open(base, sa.token);
+    const socketB = await open(base, sb.token);
+    const gotA = next(socketA, Events.user(a.id));
+    const gotB = next(socketB, Events.user(a.id));
+    const res = await as(t.app, sa, {
+      method: "POST",
+      url: "/api/v1/users",
+      payload: { name: "Realtime Agent", email: `rt-${a.id}@test.charla`, password: "12345", profile: "user" },
+    });
+    expect(res.statusCode).toBe(201);
+    expect(await gotA).toMatchObject({ action: "create", user: { name: "Realtime Agent" } });
+    expect(await gotB).toBe("timeout");
+  });
+
+  it("tells only the older session that the account was used elsewhere, and marks presence", async () => {
+    const c = await buildCompany(t.app);
+    const first = await login(t.app, c.admin);
+    const oldSocket = await open(base, first.token);
+    const told = next(oldSocket, Events.auth(c.id));
+    const second = await login(t.app, c.admin);
+    const newSocket = await open(base, second.token);
+    const notTold = next(newSocket, Events.auth(c.id), 800);
+    expect(await told).toEqual({ action: "update", user: { id: c.admin.id } });
+    expect(await notTold).toBe("timeout");
+
+    newSocket.emit("userStatus");
+    await new Promise((r) => setTimeout(r, 300));
+    const [row] = await t.app.charla.db.select().from(users).where(eq(users.id, c.admin.id));
+    expect(row.online).toBe(true);
+    expect(row.lastSeenAt).toBeInstanceOf(Date);
+  });
+
+  it.runIf(process.env.REDIS_URL)("with REDIS_URL two servers deliver each other's events", async () => {
+    const redisUrl = process.env.REDIS_URL as string;
+    const one = await getTestApp({ redisUrl }, t.database);
+    const two = await getTestApp({ redisUrl }, t.database);
+    try {
+      const url1 = await listen(one.app);
+      const c = await buildCompany(one.app);
+      const s1 = await login(one.app, c.admin);
+      const socket = await open(url1, s1.token);
+      const got = next(socket, Events.user(c.id), 4000);
+      // an admin of company c acting on server two; the socket is on server one
+      const admin2 = await login(two.app, c.admin);
+      const res = await as(two.app, admin2, {
+        method: "POST",
+        url: "/api/v1/users",
+        payload: { name: "Across Nodes", email: `an-${c.id}@test.charla`, password: "12345", profile: "user" },
+      });
+      expect(res.statusCode).toBe(201);
+      expect(await got).toMatchObject({ action: "create", user: { name: "Across Nodes" } });
+    } finally {
+      await one.app.close();
+      await two.app.close();
+    }
+  });
+});

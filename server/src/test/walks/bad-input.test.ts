@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type TestApp, getTestApp } from "../app.js";
+import { as, buildCompany, buildUser, login, type Session } from "../factories.js";
+import { fillParams, sampleOf } from "./samples.js";
+
+/**
+ * Sends malformed, wrong-typed and oversized params, queries and bodies to every route as a super
+ * admin (past every gate): nothing may answer 5xx.
+ */
+let t: TestApp;
+let sup: Awaited<ReturnType<typeof buildUser>>;
+
+beforeAll(async () => {
+  t = await getTestApp();
+  const c = await buildCompany(t.app);
+  sup = await buildUser(t.app, c.id, { profile: "admin", super: true });
+});
+afterAll(() => t.close());
+
+const badParams = ["abc", "-1", "0", "1.5", "99999999999999999999", "%00", "NaN", "x".repeat(3000), "1;drop table users"];
+const badBodies: (string | object)[] = ["{bad", "[]", "null", '"text"', "123", JSON.stringify({ a: { b: { c: { d: [1, [2, [3]]] } } } })];
+const wrongValues = [{}, [], 12345, true, null, "x".repeat(100_000), -1, 1e308, [{ a: 1 }]];
+const badQueries = ["?pageNumber=abc", "?pageNumber=-5", "?pageNumber=1e10", "?searchParam[]=x&searchParam[]=y", `?searchParam=${"%25".repeat(500)}`];
+
+/** Every field of the route's valid sample, replaced in turn by each wrong value. */
+function wrongTyped(schema: unknown): object[] {
+  const sample = sampleOf(schema);
+  if (!sample || typeof sample !== "object") return [];
+  const keys = Object.keys(sample as object);
+  const fields = keys.length ? keys : ["name", "email", "password", "value"];
+  return fields.flatMap((k) => wrongValues.map((v) => ({ ...(sample as object), [k]: v })));
+}
+
+describe("bad-input walk", () => {
+  it("no route answers 5xx to malformed input", async () => {
+    const routes = t.app.routeTable.filter((r) => r.url.startsWith("/api/"));
+    let session: Session = await login(t.app, sup);
+    const failures: string[] = [];
+    let sent = 0;
+    const send = async (method: string, url: string, payload?: string | object, contentType = "application/json") => {
+      const res = await as(t.app, session, {
+        method: method as "GET",
+        url,
+        payload: payload as string,
+        headers: payload === undefined ? {} : { "content-type": contentType },
+      });
+      sent++;
+      if (res.statusCode >= 500) failures.push(`${method} ${url.slice(0, 120)} → ${res.statusCode} ${res.body.slice(0, 200)}`);
+      if (res.statusCode === 401) session = await login(t.app, sup);
+      return res;
+    };
+
+    for (const route of routes) {
+      const hasBody = ["POST", "PUT", "PATCH", "DELETE"].includes(route.method);
+      // ids that exist nowhere, so a body that happens to be valid changes nothing
+      const url = fillParams(route.url, (name) => (name === "key" ? "userRating" : "987654"));
+      for (const p of badParams) await send(route.method, fillParams(route.url, () => p));
+      for (const q of badQueries) await send(route.method, url + q);
+      if (hasBody) {
+        for (const b of badBodies) await send(route.method, url, b);
+        for (const b of wrongTyped(route.schema.body)) await send(route.method, url, b);
+        await send(route.method, url, "x".repeat(2 * 1024 * 1024), "text/plain");
+        await send(route.method, url, JSON.stringify({ name: "x".repeat(2 * 1024 * 1024) }));
+        await send(route.method, url, "--zz\r\nContent-Disposition: form-data; name=\"f\"\r\n\r\n", "multipart/form-data; boundary=zz");
+      }
+      if (route.url.startsWith("/api/v1/auth/")) session = await login(t.app, sup);
+    }
+    expect(sent).toBeGreaterThan(300);
+    expect(failures).toEqual([]);
+  });
+});

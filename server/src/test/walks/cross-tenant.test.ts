@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type TestApp, getTestApp } from "../app.js";
+import { as, buildCompany, buildQueue, buildUser, buildWhatsapp, login, type Session, setUserFlag } from "../factories.js";
+import { fillParams, sampleOf } from "./samples.js";
+
+/**
+ * Walks the server's own route table as company B's admin, aimed at company A's rows: no route may
+ * answer with A's data or change it. A route whose `:param` names a resource not mapped here fails the
+ * walk, so every new route must be placed in this map (and so is covered) before it can land.
+ */
+let t: TestApp;
+let a: Awaited<ReturnType<typeof buildCompany>>;
+let b: Awaited<ReturnType<typeof buildCompany>>;
+let aUser: Awaited<ReturnType<typeof buildUser>>;
+let aIds: Record<string, number | string>;
+let markers: string[];
+
+beforeAll(async () => {
+  t = await getTestApp();
+  a = await buildCompany(t.app);
+  b = await buildCompany(t.app);
+  aUser = await buildUser(t.app, a.id, { name: `Marker ${a.name}` });
+  const queue = await buildQueue(t.app, a.id, { name: `Queue ${a.name}` });
+  const wa = await buildWhatsapp(t.app, a.id, { name: `Conn ${a.name}` });
+  await setUserFlag(t.app, aUser.id, { whatsappId: wa.id });
+  aIds = { users: aUser.id, "users-company": aUser.id, companies: a.id, plans: a.planId, queue: queue.id, whatsapp: wa.id, settings: "userRating" };
+  markers = [aUser.email, aUser.name, a.name, queue.name, wa.name, a.admin.email];
+});
+afterAll(() => t.close());
+
+describe("cross-tenant walk", () => {
+  it("no route leaks or changes another company's rows", async () => {
+    const routes = t.app.routeTable.filter((r) => r.url.startsWith("/api/"));
+    expect(routes.length).toBeGreaterThan(20);
+    let session: Session = await login(t.app, b.admin);
+    const failures: string[] = [];
+    for (const route of routes) {
+      const unmapped: string[] = [];
+      const url = fillParams(route.url, (name, resource) => {
+        const v = aIds[resource];
+        if (v === undefined) unmapped.push(`${name} of ${resource}`);
+        return String(v ?? 1);
+      });
+      if (unmapped.length) {
+        failures.push(`${route.method} ${route.url}: add ${unmapped.join(", ")} to the walk's id map`);
+        continue;
+      }
+      const body = ["POST", "PUT", "PATCH"].includes(route.method) ? sampleOf(route.schema.body) : undefined;
+      const res = await as(t.app, session, { method: route.method as "GET", url, payload: body as object });
+      const hasParams = route.url.includes(":");
+      if (hasParams && res.statusCode < 300 && !route.url.startsWith("/api/v1/settings/")) {
+        failures.push(`${route.method} ${route.url} answered ${res.statusCode} for company A's id`);
+      }
+      if (res.statusCode >= 500) failures.push(`${route.method} ${route.url} answered ${res.statusCode}`);
+      const leaked = markers.filter((m) => res.body.includes(m));
+      if (leaked.length) failures.push(`${route.method} ${route.url} leaked ${leaked.join(", ")}`);
+      if (route.url.startsWith("/api/v1/auth/")) session = await login(t.app, b.admin);
+    }
+    expect(failures).toEqual([]);
+
+    // A is untouched: its user, settings and company are as they were
+    const aSession = await login(t.app, a.admin);
+    const mine = await as(t.app, aSession, { method: "GET", url: `/api/v1/users/${aUser.id}` });
+    expect(mine.statusCode).toBe(200);
+    expect(mine.json()).toMatchObject({ name: aUser.name, email: aUser.email, profile: "user" });
+    expect(mine.json().whatsapp?.name).toContain("Conn");
+    const settings = await as(t.app, aSession, { method: "GET", url: "/api/v1/settings" });
+    expect(settings.json().find((s: { key: string }) => s.key === "userRating").value).toBe("disabled");
+    const company = await as(t.app, aSession, { method: "GET", url: `/api/v1/companies/${a.id}` });
+    expect(company.json()).toMatchObject({ id: a.id, name: a.name });
+  });
+});
