@@ -1,5 +1,6 @@
 import pg from "pg";
 import { openDatabase } from "../db/client.js";
+import { seed } from "../db/seed.js";
 
 /**
  * With TEST_DATABASE_URL the suite runs on a real PostgreSQL: the schema is recreated and migrated
@@ -14,5 +15,7 @@ export default async function setup() {
   await client.query("drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;");
   await client.end();
   const db = await openDatabase({ url, dataDir: ":memory:", poolSize: 1 });
+  // company 1 is the platform's own, as on a real install; test companies come after it
+  await seed(db.db, { adminEmail: "platform-admin@test.charla", adminPassword: "platform-admin-pass" });
   await db.close();
 }
