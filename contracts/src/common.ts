@@ -10,6 +10,11 @@ export const V = {
   invalid: "validation.invalid",
 } as const;
 
+// Every message zod produces is an i18n key, also where a schema sets none (missing body, bad query).
+z.config({
+  customError: (issue) => (issue.code === "invalid_type" && issue.input === undefined ? V.required : V.invalid),
+});
+
 export const requiredName = z
   .string({ error: V.required })
   .trim()

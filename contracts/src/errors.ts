@@ -225,6 +225,12 @@ const catalogue = {
     en: "A company with this name already exists.",
   },
   ERR_NO_PLAN_FOUND: { status: 404, es: "No se encontró el plan.", pt: "Plano não encontrado.", en: "Plan not found." },
+  ERR_PLAN_NAME_EXISTS: {
+    status: 409,
+    es: "Ya existe un plan con este nombre.",
+    pt: "Já existe um plano com este nome.",
+    en: "A plan with this name already exists.",
+  },
   ERR_PLAN_IN_USE: {
     status: 409,
     es: "El plan está en uso por alguna empresa.",

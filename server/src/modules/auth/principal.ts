@@ -53,7 +53,7 @@ export async function loadPrincipal(db: Db, claims: AccessClaims): Promise<Princ
     )
     .limit(1);
   const row = rows[0];
-  if (!row) throw new AppError("ERR_SESSION_EXPIRED");
+  if (!row) throw new AppError((await sessionMovedCompany(db, claims)) ? "ERR_TOKEN_EXPIRED" : "ERR_SESSION_EXPIRED");
   assertCompanyUsable(row.company, row.user.super);
   return {
     id: row.user.id,
@@ -65,4 +65,17 @@ export async function loadPrincipal(db: Db, claims: AccessClaims): Promise<Princ
     sessionId: claims.sessionId,
     plan: planFlags(row.plan),
   };
+}
+
+/**
+ * A live session whose company is no longer the token's: a super user swapped company. The token is
+ * stale, not the session, so the client should refresh (403) rather than log out (401).
+ */
+async function sessionMovedCompany(db: Db, claims: AccessClaims): Promise<boolean> {
+  const rows = await db
+    .select({ companyId: userSessions.companyId })
+    .from(userSessions)
+    .where(and(eq(userSessions.id, claims.sessionId), eq(userSessions.userId, claims.userId), isNull(userSessions.revokedAt)))
+    .limit(1);
+  return rows.length > 0 && rows[0].companyId !== claims.companyId;
 }

@@ -27,9 +27,7 @@ export function presentPlan(p: typeof plans.$inferSelect): PlanView {
 
 const toRow = (f: ReturnType<typeof PlanForm.parse>) => ({ ...f, value: f.value.replace(",", ".") });
 const nameTaken = (err: unknown): never => {
-  if (pgErrorCode(err) === PG_UNIQUE_VIOLATION) {
-    throw new AppError("ERR_VALIDATION", { status: 409, issues: [{ path: "name", message: "validation.duplicate" }] });
-  }
+  if (pgErrorCode(err) === PG_UNIQUE_VIOLATION) throw new AppError("ERR_PLAN_NAME_EXISTS");
   throw err;
 };
 

@@ -75,6 +75,11 @@ function emitUser(ctx: RequestCtx, action: "create" | "update", user: UserView) 
 /** POST /users: within the plan's user count; email unique across Charla. */
 export function createUser(ctx: RequestCtx, input: CreateInput): Promise<UserView> {
   assertMayAssign(ctx, input.profile, input.super);
+  return hashPassword(input.password).then((passwordHash) => createUserRow(ctx, input, passwordHash));
+}
+
+// hashing happens before the transaction: on embedded PGlite a transaction holds the only connection
+function createUserRow(ctx: RequestCtx, input: CreateInput, passwordHash: string): Promise<UserView> {
   return withTransaction(ctx.db, async (tx, afterCommit) => {
     const q = scoped(tx, ctx.companyId);
     // lock the company row: two concurrent creations cannot both pass the plan limit
@@ -92,7 +97,7 @@ export function createUser(ctx: RequestCtx, input: CreateInput): Promise<UserVie
       .insert({
         name: input.name,
         email: input.email,
-        passwordHash: await hashPassword(input.password),
+        passwordHash,
         profile: input.profile,
         super: input.super ?? false,
         allTicket: input.allTicket ?? "disable",
@@ -109,7 +114,8 @@ export function createUser(ctx: RequestCtx, input: CreateInput): Promise<UserVie
 const privileged = ["profile", "super", "queueIds", "allTicket", "whatsappId"] as const;
 
 /** PUT /users/{id}: anyone edits their own name, email and password; the rest needs users.manage. */
-export function updateUser(ctx: RequestCtx, id: number, input: UpdateInput): Promise<UserView> {
+export async function updateUser(ctx: RequestCtx, id: number, input: UpdateInput): Promise<UserView> {
+  const newHash = input.password ? await hashPassword(input.password) : null;
   return withTransaction(ctx.db, async (tx, afterCommit) => {
     const q = scoped(tx, ctx.companyId);
     const target = found(await q.users.lockById(id), "ERR_NO_USER_FOUND");
@@ -134,7 +140,7 @@ export function updateUser(ctx: RequestCtx, id: number, input: UpdateInput): Pro
     }
     if (input.email !== target.email && (await emailTaken(tx, input.email, id))) throw new AppError("ERR_EMAIL_ALREADY_EXISTS");
     await assertRefsOwned(q, input.queueIds, input.whatsappId);
-    const passwordChanged = !!input.password;
+    const passwordChanged = newHash !== null;
     await q.users
       .update(id, {
         name: input.name,
@@ -143,7 +149,7 @@ export function updateUser(ctx: RequestCtx, id: number, input: UpdateInput): Pro
         ...(input.super !== undefined && ctx.user.super ? { super: input.super } : {}),
         ...(input.allTicket ? { allTicket: input.allTicket } : {}),
         ...(input.whatsappId !== undefined ? { whatsappId: input.whatsappId } : {}),
-        ...(passwordChanged ? { passwordHash: await hashPassword(input.password as string) } : {}),
+        ...(newHash ? { passwordHash: newHash } : {}),
       })
       .catch(mapUnique);
     if (input.queueIds && manages(ctx)) await setQueues(q, id, input.queueIds);
@@ -204,9 +210,17 @@ export function moveUserToCompany(ctx: RequestCtx, id: number, companyId: number
   return withTransaction(ctx.db, async (tx, afterCommit) => {
     const q = scoped(tx, ctx.companyId);
     const target = found(await q.users.lockById(id), "ERR_NO_USER_FOUND");
-    const [dest] = await tx.select({ id: companies.id }).from(companies).where(eq(companies.id, companyId));
+    const [dest] = await tx
+      .select({ id: companies.id, max: plans.users })
+      .from(companies)
+      .innerJoin(plans, eq(plans.id, companies.planId))
+      .where(eq(companies.id, companyId))
+      .for("update", { of: companies });
     found(dest, "ERR_NO_COMPANY_FOUND");
-    if (target.profileImage) await ctx.storage.remove(ctx.companyId, target.profileImage).catch(() => undefined);
+    if (companyId !== ctx.companyId) {
+      const [{ n }] = await tx.select({ n: count() }).from(users).where(eq(users.companyId, companyId));
+      if (toCount(n) >= dest.max) throw new AppError("ERR_USER_LIMIT_REACHED");
+    }
     await tx.delete(userQueues).where(q.userQueues.where(eq(userQueues.userId, id)));
     const ended = await revokeUserSessions(tx, ctx.companyId, id, "moved", id === ctx.user.id ? ctx.user.sessionId : undefined);
     await tx
@@ -220,7 +234,8 @@ export function moveUserToCompany(ctx: RequestCtx, id: number, companyId: number
       await tx.update(refreshTokens).set({ companyId }).where(eq(refreshTokens.sessionId, ctx.user.sessionId));
     }
     const view = found(await findUserView(scoped(tx, companyId), id), "ERR_NO_USER_FOUND");
-    afterCommit(() => {
+    afterCommit(async () => {
+      if (target.profileImage) await ctx.storage.remove(ctx.companyId, target.profileImage);
       ctx.realtime.toCompany(ctx.companyId).emit(Events.user(ctx.companyId), { action: "delete", userId: id });
       ctx.realtime.toCompany(companyId).emit(Events.user(companyId), { action: "create", user: view });
       for (const s of ended) ctx.realtime.endSession(s.id, 0);

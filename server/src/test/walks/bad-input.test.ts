@@ -18,9 +18,22 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const badParams = ["abc", "-1", "0", "1.5", "99999999999999999999", "%00", "NaN", "x".repeat(3000), "1;drop table users"];
-const badBodies: (string | object)[] = ["{bad", "[]", "null", '"text"', "123", JSON.stringify({ a: { b: { c: { d: [1, [2, [3]]] } } } })];
+const badBodies: (string | object)[] = [
+  "{bad",
+  "[]",
+  "null",
+  '"text"',
+  "123",
+  JSON.stringify({ a: { b: { c: { d: [1, [2, [3]]] } } } }),
+];
 const wrongValues = [{}, [], 12345, true, null, "x".repeat(100_000), -1, 1e308, [{ a: 1 }]];
-const badQueries = ["?pageNumber=abc", "?pageNumber=-5", "?pageNumber=1e10", "?searchParam[]=x&searchParam[]=y", `?searchParam=${"%25".repeat(500)}`];
+const badQueries = [
+  "?pageNumber=abc",
+  "?pageNumber=-5",
+  "?pageNumber=1e10",
+  "?searchParam[]=x&searchParam[]=y",
+  `?searchParam=${"%25".repeat(500)}`,
+];
 
 /** Every field of the route's valid sample, replaced in turn by each wrong value. */
 function wrongTyped(schema: unknown): object[] {
@@ -54,14 +67,23 @@ describe("bad-input walk", () => {
       const hasBody = ["POST", "PUT", "PATCH", "DELETE"].includes(route.method);
       // ids that exist nowhere, so a body that happens to be valid changes nothing
       const url = fillParams(route.url, (name) => (name === "key" ? "userRating" : "987654"));
-      for (const p of badParams) await send(route.method, fillParams(route.url, () => p));
+      for (const p of badParams)
+        await send(
+          route.method,
+          fillParams(route.url, () => p),
+        );
       for (const q of badQueries) await send(route.method, url + q);
       if (hasBody) {
         for (const b of badBodies) await send(route.method, url, b);
         for (const b of wrongTyped(route.schema.body)) await send(route.method, url, b);
         await send(route.method, url, "x".repeat(2 * 1024 * 1024), "text/plain");
         await send(route.method, url, JSON.stringify({ name: "x".repeat(2 * 1024 * 1024) }));
-        await send(route.method, url, "--zz\r\nContent-Disposition: form-data; name=\"f\"\r\n\r\n", "multipart/form-data; boundary=zz");
+        await send(
+          route.method,
+          url,
+          '--zz\r\nContent-Disposition: form-data; name="f"\r\n\r\n',
+          "multipart/form-data; boundary=zz",
+        );
       }
       if (route.url.startsWith("/api/v1/auth/")) session = await login(t.app, sup);
     }

@@ -23,7 +23,15 @@ beforeAll(async () => {
   const queue = await buildQueue(t.app, a.id, { name: `Queue ${a.name}` });
   const wa = await buildWhatsapp(t.app, a.id, { name: `Conn ${a.name}` });
   await setUserFlag(t.app, aUser.id, { whatsappId: wa.id });
-  aIds = { users: aUser.id, "users-company": aUser.id, companies: a.id, plans: a.planId, queue: queue.id, whatsapp: wa.id, settings: "userRating" };
+  aIds = {
+    users: aUser.id,
+    "users-company": aUser.id,
+    companies: a.id,
+    plans: a.planId,
+    queue: queue.id,
+    whatsapp: wa.id,
+    settings: "userRating",
+  };
   markers = [aUser.email, aUser.name, a.name, queue.name, wa.name, a.admin.email];
 });
 afterAll(() => t.close());
