@@ -1,0 +1,143 @@
+import type { AuthResponse, ErrorBody } from "@charla/contracts";
+import { clearSession, readToken, writeToken } from "../lib/storage";
+
+const BASE_URL = "/api/v1";
+
+/** A non-2xx answer; `body` is the API's `{ error, message, issues?, data? }` when it sent one. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly body: Partial<ErrorBody> | null;
+
+  constructor(status: number, body: Partial<ErrorBody> | null) {
+    super(body?.message ?? `HTTP ${status}`);
+    this.name = "ApiError";
+    this.status = status;
+    this.body = body;
+  }
+
+  get code(): string | undefined {
+    return this.body?.error;
+  }
+}
+
+type QueryValue = string | number | boolean | null | undefined;
+
+export type RequestOptions = {
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** FormData goes out as multipart; anything else as JSON. */
+  body?: unknown;
+  query?: Record<string, QueryValue>;
+  signal?: AbortSignal;
+  /** Login and refresh: no bearer, and their failures must not start the refresh/logout machinery. */
+  anonymous?: boolean;
+};
+
+let refreshing: Promise<AuthResponse> | null = null;
+const refreshListeners = new Set<(auth: AuthResponse) => void>();
+
+// Replaced by the auth provider so the router navigates; this default only matters before it mounts.
+let unauthorizedHandler: () => void = () => {
+  clearSession();
+  window.location.assign("/login");
+};
+
+export function setUnauthorizedHandler(handler: () => void): void {
+  unauthorizedHandler = handler;
+}
+
+/** Called with every new session the refresh call returns (the user may have changed meanwhile). */
+export function onTokenRefreshed(listener: (auth: AuthResponse) => void): () => void {
+  refreshListeners.add(listener);
+  return () => refreshListeners.delete(listener);
+}
+
+function buildUrl(path: string, query?: Record<string, QueryValue>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null) params.set(key, String(value));
+  }
+  const search = params.toString();
+  return `${BASE_URL}${path}${search ? `?${search}` : ""}`;
+}
+
+function send(path: string, options: RequestOptions): Promise<Response> {
+  const headers = new Headers({ Accept: "application/json" });
+  const token = options.anonymous ? null : readToken();
+  if (token) headers.set("Authorization", `Bearer ${token}`);
+  let body: BodyInit | undefined;
+  if (options.body instanceof FormData) {
+    body = options.body;
+  } else if (options.body !== undefined) {
+    headers.set("Content-Type", "application/json");
+    body = JSON.stringify(options.body);
+  }
+  return fetch(buildUrl(path, options.query), {
+    method: options.method ?? "GET",
+    headers,
+    body,
+    credentials: "include",
+    signal: options.signal,
+  });
+}
+
+async function readError(response: Response): Promise<ApiError> {
+  let body: unknown = null;
+  try {
+    body = await response.json();
+  } catch {
+    // not JSON (proxy page, empty body): the status alone has to do
+  }
+  const isBody = typeof body === "object" && body !== null;
+  return new ApiError(response.status, isBody ? (body as Partial<ErrorBody>) : null);
+}
+
+/**
+ * One refresh at a time: requests failing together wait for the same call (core §4 Session).
+ * A refused refresh (401) ends the session wherever it was asked for: start-up, a request, the socket.
+ */
+export function refreshToken(): Promise<AuthResponse> {
+  refreshing ??= (async () => {
+    const response = await send("/auth/refresh_token", { method: "POST", anonymous: true });
+    if (response.status === 401) unauthorizedHandler();
+    if (!response.ok) throw await readError(response);
+    const auth = (await response.json()) as AuthResponse;
+    writeToken(auth.token);
+    for (const listener of refreshListeners) listener(auth);
+    return auth;
+  })().finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+async function isTokenExpired(response: Response): Promise<boolean> {
+  if (response.status !== 403) return false;
+  const error = await readError(response.clone());
+  return error.code === "ERR_TOKEN_EXPIRED";
+}
+
+async function request(path: string, options: RequestOptions): Promise<Response> {
+  const usedToken = readToken();
+  let response = await send(path, options);
+  if (!options.anonymous && (await isTokenExpired(response))) {
+    // Another request may already have renewed the token while this one was in flight.
+    if (readToken() === usedToken) await refreshToken();
+    response = await send(path, options);
+  }
+  if (!options.anonymous && response.status === 401) unauthorizedHandler();
+  if (!response.ok) throw await readError(response);
+  return response;
+}
+
+/** JSON call; resolves to undefined for 204 and empty bodies. */
+export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const response = await request(path, options);
+  const text = await response.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** Binary call for protected images (logo, profile pictures), fetched with the bearer. */
+export async function apiBlob(path: string, options: RequestOptions = {}): Promise<Blob> {
+  const response = await request(path, options);
+  return response.blob();
+}

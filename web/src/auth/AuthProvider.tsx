@@ -1,0 +1,88 @@
+import type { AuthResponse, LoginForm, SessionUser } from "@charla/contracts";
+import { useQueryClient } from "@tanstack/react-query";
+import { type ReactNode, useCallback, useEffect, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import { toast } from "react-toastify";
+import { ApiError, api, onTokenRefreshed, refreshToken, setUnauthorizedHandler } from "../api/client";
+import { toastError } from "../api/errors";
+import { clearSession, readToken, StorageKeys, writeItem, writeToken } from "../lib/storage";
+import { loginDestination } from "../routes/registry";
+import { saveCompanyLook } from "../theme/preferences";
+import { AuthContext, type AuthContextValue, type AuthStatus } from "./context";
+import { warnSubscription } from "./subscription";
+
+type State = { status: AuthStatus; user: SessionUser | null };
+
+function storeSession(auth: AuthResponse): void {
+  writeToken(auth.token);
+  writeItem(StorageKeys.companyId, String(auth.user.companyId));
+  const { primaryColor, headerColor, pageTitle } = auth.user.company;
+  saveCompanyLook({ primaryColor, headerColor, pageTitle });
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { t } = useTranslation("login");
+  // A stored token is refreshed before any private screen renders (core §4 Session).
+  const [state, setState] = useState<State>(() => ({
+    status: readToken() ? "loading" : "anonymous",
+    user: null,
+  }));
+
+  const endSession = useCallback(() => {
+    clearSession();
+    queryClient.clear();
+    setState({ status: "anonymous", user: null });
+    navigate("/login", { replace: true });
+  }, [navigate, queryClient]);
+
+  useEffect(() => setUnauthorizedHandler(endSession), [endSession]);
+
+  useEffect(
+    () =>
+      onTokenRefreshed((auth) => {
+        storeSession(auth);
+        setState({ status: "authenticated", user: auth.user });
+      }),
+    [],
+  );
+
+  useEffect(() => {
+    if (!readToken()) return;
+    refreshToken().catch((error: unknown) => {
+      // A 401 already ended the session; anything else (server down) keeps the token for the next try.
+      if (!(error instanceof ApiError && error.status === 401)) toastError(error);
+      setState({ status: "anonymous", user: null });
+    });
+  }, []);
+
+  const login = useCallback(
+    async (form: LoginForm) => {
+      const auth = await api<AuthResponse>("/auth/login", { method: "POST", body: form, anonymous: true });
+      storeSession(auth);
+      setState({ status: "authenticated", user: auth.user });
+      toast.success(t("success"));
+      warnSubscription(auth.user.company.dueDate);
+      navigate(loginDestination, { replace: true });
+    },
+    [navigate, t],
+  );
+
+  const logout = useCallback(async () => {
+    try {
+      await api<void>("/auth/logout", { method: "DELETE" });
+    } catch {
+      // The server may already consider the session gone; the local session ends regardless.
+    }
+    endSession();
+  }, [endSession]);
+
+  const updateUser = useCallback((patch: Partial<SessionUser>) => {
+    setState((current) => (current.user ? { ...current, user: { ...current.user, ...patch } } : current));
+  }, []);
+
+  const value = useMemo<AuthContextValue>(() => ({ ...state, login, logout, updateUser }), [state, login, logout, updateUser]);
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}

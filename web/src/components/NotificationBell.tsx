@@ -1,0 +1,53 @@
+import Badge from "@mui/material/Badge";
+import IconButton from "@mui/material/IconButton";
+import Popover from "@mui/material/Popover";
+import Tooltip from "@mui/material/Tooltip";
+import Typography from "@mui/material/Typography";
+import { type ReactNode, useState } from "react";
+
+type Props = {
+  icon: ReactNode;
+  label: string;
+  emptyText: string;
+  count?: number;
+  /** The unread-tickets bell shows its count even at 0; the others only when something is there. */
+  showZero?: boolean;
+  testId: string;
+  /** The areas that feed a bell render their items here; empty shows `emptyText`. */
+  children?: ReactNode;
+};
+
+export function NotificationBell({ icon, label, emptyText, count = 0, showZero = false, testId, children }: Props) {
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  return (
+    <>
+      <Tooltip title={label}>
+        <IconButton
+          color="inherit"
+          size="small"
+          aria-label={label}
+          data-testid={testId}
+          onClick={(event) => setAnchor(event.currentTarget)}
+        >
+          <Badge badgeContent={count} color="error" showZero={showZero}>
+            {icon}
+          </Badge>
+        </IconButton>
+      </Tooltip>
+      <Popover
+        open={anchor !== null}
+        anchorEl={anchor}
+        onClose={() => setAnchor(null)}
+        anchorOrigin={{ vertical: "bottom", horizontal: "right" }}
+        transformOrigin={{ vertical: "top", horizontal: "right" }}
+        slotProps={{ paper: { sx: { width: 320, maxWidth: "calc(100vw - 16px)", maxHeight: 400 } } }}
+      >
+        {children ?? (
+          <Typography sx={{ p: 2, color: "text.secondary" }} data-testid={`${testId}-empty`}>
+            {emptyText}
+          </Typography>
+        )}
+      </Popover>
+    </>
+  );
+}

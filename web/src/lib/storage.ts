@@ -1,0 +1,59 @@
+/** Every browser-stored key the app reads or writes (secondary §2 lists the preference keys). */
+export const StorageKeys = {
+  token: "token",
+  companyId: "companyId",
+  preferredTheme: "preferredTheme",
+  primaryColor: "primaryColor",
+  headerColor: "headerColor",
+  pageTitle: "pageTitle",
+  volume: "volume",
+  language: "i18nextLng",
+  tasks: "tasks",
+} as const;
+
+type StorageKey = (typeof StorageKeys)[keyof typeof StorageKeys];
+
+// Storage can throw (private mode, quota, disabled cookies); a preference is never worth a crash.
+export function readItem(key: StorageKey): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+export function writeItem(key: StorageKey, value: string | null): void {
+  try {
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, value);
+  } catch {
+    // ignored on purpose, see readItem
+  }
+}
+
+/** The token is stored JSON-encoded (as the family's clients do); a plain value is accepted too. */
+export function readToken(): string | null {
+  const raw = readItem(StorageKeys.token);
+  if (!raw) return null;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return typeof parsed === "string" && parsed ? parsed : null;
+  } catch {
+    return raw;
+  }
+}
+
+export function writeToken(token: string | null): void {
+  writeItem(StorageKeys.token, token === null ? null : JSON.stringify(token));
+}
+
+export function readCompanyId(): number | null {
+  const value = Number(readItem(StorageKeys.companyId));
+  return Number.isInteger(value) && value > 0 ? value : null;
+}
+
+/** Logging out forgets who we were, but keeps the look (theme, colours, language, volume). */
+export function clearSession(): void {
+  writeToken(null);
+  writeItem(StorageKeys.companyId, null);
+}

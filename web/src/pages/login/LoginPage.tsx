@@ -1,0 +1,104 @@
+import { LoginForm } from "@charla/contracts";
+import { zodResolver } from "@hookform/resolvers/zod";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import CircularProgress from "@mui/material/CircularProgress";
+import Paper from "@mui/material/Paper";
+import Stack from "@mui/material/Stack";
+import TextField from "@mui/material/TextField";
+import Typography from "@mui/material/Typography";
+import { Controller, useForm } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { toastError } from "../../api/errors";
+import charlaLogo from "../../assets/charla-logo.svg";
+import { useAuth } from "../../auth/context";
+import { LanguageSwitcher } from "../../components/LanguageSwitcher";
+import { PasswordField } from "../../components/PasswordField";
+import { validationText } from "../../lib/validation";
+
+export default function LoginPage() {
+  const { t } = useTranslation("login");
+  const { login } = useAuth();
+  const { control, handleSubmit, formState } = useForm<LoginForm>({
+    resolver: zodResolver(LoginForm),
+    defaultValues: { email: "", password: "" },
+  });
+
+  const submit = handleSubmit(async (values) => {
+    try {
+      await login(values);
+    } catch (error) {
+      toastError(error);
+    }
+  });
+
+  return (
+    <Box
+      sx={{
+        minHeight: "100dvh",
+        display: "flex",
+        flexDirection: "column",
+        bgcolor: "background.default",
+        px: 2,
+      }}
+    >
+      <Box sx={{ display: "flex", justifyContent: "flex-end", py: 1 }}>
+        <LanguageSwitcher />
+      </Box>
+      <Box sx={{ flex: 1, display: "grid", placeItems: "center", pb: 6 }}>
+        <Paper variant="outlined" sx={{ width: "100%", maxWidth: 400, p: { xs: 3, sm: 4 } }}>
+          <Stack component="form" noValidate onSubmit={submit} sx={{ gap: 2.5 }}>
+            <Box component="img" src={charlaLogo} alt={t("logoAlt")} sx={{ height: 56, alignSelf: "center", mb: 1 }} />
+            <Typography variant="h6" component="h1" sx={{ textAlign: "center" }}>
+              {t("title")}
+            </Typography>
+            <Controller
+              name="email"
+              control={control}
+              render={({ field, fieldState }) => (
+                <TextField
+                  {...field}
+                  inputRef={field.ref}
+                  label={t("email")}
+                  type="email"
+                  autoComplete="email"
+                  autoFocus
+                  fullWidth
+                  error={!!fieldState.error}
+                  helperText={validationText(fieldState.error?.message)}
+                  slotProps={{ htmlInput: { "data-testid": "login-email" } }}
+                />
+              )}
+            />
+            <Controller
+              name="password"
+              control={control}
+              render={({ field, fieldState }) => (
+                <PasswordField
+                  {...field}
+                  ref={field.ref}
+                  label={t("password")}
+                  autoComplete="current-password"
+                  fullWidth
+                  error={!!fieldState.error}
+                  helperText={validationText(fieldState.error?.message)}
+                  testId="login-password"
+                />
+              )}
+            />
+            <Button
+              type="submit"
+              variant="contained"
+              size="large"
+              disabled={formState.isSubmitting}
+              data-testid="login-submit"
+              startIcon={formState.isSubmitting ? <CircularProgress size={18} color="inherit" /> : undefined}
+            >
+              {t("submit")}
+            </Button>
+          </Stack>
+        </Paper>
+      </Box>
+    </Box>
+  );
+}

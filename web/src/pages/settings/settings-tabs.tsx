@@ -1,0 +1,21 @@
+import type { ReactNode } from "react";
+import type { Access } from "../../auth/permissions";
+import { OptionsTab } from "./OptionsTab";
+
+export type SettingsTab = {
+  key: string;
+  /** Key in the `settings` namespace. */
+  labelKey: string;
+  access?: Access;
+  /** Extra condition on the company's settings (Horarios needs scheduleType = company). */
+  when?: (values: Partial<Record<string, string>>) => boolean;
+  element: ReactNode;
+};
+
+/**
+ * core §2 Settings: Opciones now; Horarios (scheduleType = company) and the super tabs
+ * Empresas, Planes, Ayuda are added here by their issues.
+ */
+export const settingsTabs: SettingsTab[] = [
+  { key: "options", labelKey: "tabs.options", access: { anyOf: ["settings.write"] }, element: <OptionsTab /> },
+];

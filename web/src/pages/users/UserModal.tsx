@@ -1,0 +1,154 @@
+import { Limits, UserCreateForm, UserUpdateForm } from "@charla/contracts";
+import { zodResolver } from "@hookform/resolvers/zod";
+import Button from "@mui/material/Button";
+import CircularProgress from "@mui/material/CircularProgress";
+import Dialog from "@mui/material/Dialog";
+import DialogActions from "@mui/material/DialogActions";
+import DialogContent from "@mui/material/DialogContent";
+import DialogTitle from "@mui/material/DialogTitle";
+import useMediaQuery from "@mui/material/useMediaQuery";
+import { useTheme } from "@mui/material/styles";
+import { useEffect, useRef, useState } from "react";
+import { type Resolver, useForm } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { toast } from "react-toastify";
+import { toastError } from "../../api/errors";
+import { useQueues, useWhatsapps } from "../../api/lookups";
+import { useProtectedImage } from "../../api/media";
+import { profileImagePath, useSaveUser, useUploadProfileImage, useUser } from "../../api/users";
+import { useAuth, useSessionUser } from "../../auth/context";
+import { usePermission } from "../../auth/permissions";
+import { sessionPatchOf } from "../../auth/session";
+import { AvatarPicker } from "../../components/AvatarPicker";
+import { SectionLoader } from "../../components/FullPageLoader";
+import { useObjectUrl } from "../../hooks/use-object-url";
+import { UserFormFields } from "./UserFormFields";
+import { applyServerIssues, formValuesOf, payloadOf, type UserFormRights, type UserFormValues } from "./user-form";
+
+type Props = { open: boolean; userId: number | null; onClose: () => void };
+
+const JPEG = "image/jpeg";
+
+/** core §2 User modal: create or edit a user; also the "Perfil" entry of the top bar. */
+export function UserModal({ open, userId, onClose }: Props) {
+  const { t } = useTranslation("users");
+  const me = useSessionUser();
+  const { updateUser } = useAuth();
+  const theme = useTheme();
+  const narrow = useMediaQuery(theme.breakpoints.down("sm"));
+  const rights: UserFormRights = {
+    profile: usePermission("user-modal:editProfile"),
+    queues: usePermission("user-modal:editQueues"),
+    super: usePermission("user-modal:editSuper"),
+  };
+  // A created user keeps the dialog open if the picture upload fails; the retry must edit, not create again.
+  const [savedId, setSavedId] = useState(userId);
+  const isNew = savedId === null;
+  const existing = useUser(savedId);
+  const queues = useQueues(open && rights.queues);
+  const whatsapps = useWhatsapps(open && rights.queues);
+  const save = useSaveUser();
+  const upload = useUploadProfileImage();
+  const [photo, setPhoto] = useState<File | null>(null);
+  const preview = useObjectUrl(photo);
+  const current = useProtectedImage(
+    existing.data?.profileImage && savedId !== null ? profileImagePath(savedId) : null,
+    existing.data?.profileImage,
+  );
+
+  // Create and edit validate with their own contract schema (password required only on create).
+  const schemaRef = useRef(isNew ? UserCreateForm : UserUpdateForm);
+  schemaRef.current = isNew ? UserCreateForm : UserUpdateForm;
+  const resolver: Resolver<UserFormValues> = (values, context, options) =>
+    (zodResolver(schemaRef.current) as unknown as Resolver<UserFormValues>)(values, context, options);
+  const form = useForm<UserFormValues>({ resolver, defaultValues: formValuesOf() });
+  const { reset } = form;
+
+  useEffect(() => {
+    if (existing.data) reset(formValuesOf(existing.data));
+  }, [existing.data, reset]);
+
+  useEffect(() => {
+    if (existing.isError) toastError(existing.error);
+  }, [existing.isError, existing.error]);
+
+  // core §5: the picture must be jpeg; refused here too so a wrong file never leaves the browser.
+  const choosePhoto = (file: File) => {
+    if (file.type !== JPEG) toast.error(t("errors:ERR_INVALID_FILE_TYPE"));
+    else if (file.size > Limits.profilePictureMaxBytes) toast.error(t("errors:ERR_FILE_TOO_LARGE"));
+    else setPhoto(file);
+  };
+
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      let saved = await save.mutateAsync({ id: savedId, values: payloadOf(values, rights) });
+      setSavedId(saved.id);
+      if (photo) {
+        saved = await upload.mutateAsync({ id: saved.id, file: photo });
+        setPhoto(null);
+      }
+      if (saved.id === me.id) updateUser(sessionPatchOf(saved));
+      toast.success(t("toasts.saved"));
+      onClose();
+    } catch (error) {
+      applyServerIssues(error, form.setError);
+      toastError(error);
+    }
+  });
+
+  const busy = form.formState.isSubmitting;
+  const loading = savedId !== null && existing.isLoading;
+
+  return (
+    <Dialog
+      open={open}
+      onClose={busy ? undefined : onClose}
+      fullWidth
+      maxWidth="sm"
+      fullScreen={narrow}
+      // The paper itself is the form, so the content keeps scrolling between a fixed title and buttons.
+      slotProps={{ paper: { component: "form", noValidate: true, onSubmit: submit, "data-testid": "user-modal" } as object }}
+    >
+      <DialogTitle>{t(isNew ? "modal.titleAdd" : "modal.titleEdit")}</DialogTitle>
+      <DialogContent dividers sx={{ display: "flex", flexDirection: "column", gap: 2.5 }}>
+        {loading ? (
+          <SectionLoader />
+        ) : (
+          <>
+            <AvatarPicker
+              src={preview ?? current.url}
+              alt={existing.data?.name ?? ""}
+              buttonLabel={t("modal.changePhoto")}
+              hint={t("modal.jpegOnly")}
+              accept={JPEG}
+              disabled={busy}
+              onFile={choosePhoto}
+              testId="user-photo-input"
+            />
+            <UserFormFields
+              control={form.control}
+              rights={rights}
+              isNew={isNew}
+              queues={queues.data ?? []}
+              whatsapps={whatsapps.data ?? []}
+            />
+          </>
+        )}
+      </DialogContent>
+      <DialogActions sx={{ px: 3, py: 2 }}>
+        <Button onClick={onClose} color="inherit" disabled={busy} data-testid="user-cancel">
+          {t("common:actions.cancel")}
+        </Button>
+        <Button
+          type="submit"
+          variant="contained"
+          disabled={busy || loading}
+          data-testid="user-save"
+          startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}
+        >
+          {t(isNew ? "common:actions.add" : "common:actions.save")}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

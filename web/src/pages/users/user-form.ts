@@ -1,0 +1,72 @@
+import type { Profile, UserCreateForm, UserUpdateForm, UserView } from "@charla/contracts";
+import type { FieldPath, UseFormSetError } from "react-hook-form";
+import { validationIssues } from "../../api/errors";
+
+export type UserFormValues = {
+  name: string;
+  email: string;
+  password: string;
+  profile: Profile;
+  super: boolean;
+  queueIds: number[];
+  whatsappId: number | null;
+  allTicket: "enable" | "disable";
+};
+
+/** Which optional parts of the modal the current user may see and send (core §2 User modal, §6). */
+export type UserFormRights = { profile: boolean; queues: boolean; super: boolean };
+
+const formFields: ReadonlySet<string> = new Set<keyof UserFormValues>([
+  "name",
+  "email",
+  "password",
+  "profile",
+  "super",
+  "queueIds",
+  "whatsappId",
+  "allTicket",
+]);
+
+export function formValuesOf(user?: UserView): UserFormValues {
+  return {
+    name: user?.name ?? "",
+    email: user?.email ?? "",
+    password: "",
+    profile: user?.profile ?? "user",
+    super: user?.super ?? false,
+    queueIds: user?.queues.map((queue) => queue.id) ?? [],
+    whatsappId: user?.whatsappId ?? null,
+    allTicket: user?.allTicket ?? "disable",
+  };
+}
+
+/**
+ * Only what the user may change is sent: a plain user editing themselves sends name, email and
+ * password, which the API accepts from anyone. An empty password on edit means "keep it".
+ */
+export function payloadOf(values: UserFormValues, rights: UserFormRights): UserCreateForm | UserUpdateForm {
+  const payload: UserUpdateForm = { name: values.name, email: values.email };
+  if (values.password) payload.password = values.password;
+  if (rights.profile) {
+    payload.profile = values.profile;
+    payload.allTicket = values.allTicket;
+  }
+  if (rights.queues) {
+    payload.queueIds = values.queueIds;
+    payload.whatsappId = values.whatsappId;
+  }
+  if (rights.super) payload.super = values.super;
+  return payload;
+}
+
+/** The API's zod issues (`issues[].path`) go back onto the fields they name; true when any did. */
+export function applyServerIssues(error: unknown, setError: UseFormSetError<UserFormValues>): boolean {
+  let applied = false;
+  for (const issue of validationIssues(error)) {
+    const field = issue.path.split(".")[0];
+    if (!formFields.has(field)) continue;
+    setError(field as FieldPath<UserFormValues>, { type: "server", message: issue.message });
+    applied = true;
+  }
+  return applied;
+}

@@ -1,0 +1,23 @@
+import { createContext, useContext, useEffect, useRef } from "react";
+import type { Socket } from "socket.io-client";
+
+export const SocketContext = createContext<Socket | null>(null);
+
+export function useSocket(): Socket | null {
+  return useContext(SocketContext);
+}
+
+/** Listens to one event while mounted; the latest handler is used without re-subscribing. */
+export function useSocketEvent<T>(event: string | null, handler: (payload: T) => void): void {
+  const socket = useSocket();
+  const handlerRef = useRef(handler);
+  handlerRef.current = handler;
+  useEffect(() => {
+    if (!socket || !event) return;
+    const listener = (payload: T) => handlerRef.current(payload);
+    socket.on(event, listener);
+    return () => {
+      socket.off(event, listener);
+    };
+  }, [socket, event]);
+}

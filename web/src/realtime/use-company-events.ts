@@ -1,0 +1,54 @@
+import { type CrudAction, Events, SettingDefinitions, type SettingView, type UserView, isSettingKey } from "@charla/contracts";
+import { useQueryClient } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import { toast } from "react-toastify";
+import { putSettingInCache, settingKeys } from "../api/settings";
+import { removeUserFromCache, upsertUserInCache } from "../api/users";
+import { useAuth } from "../auth/context";
+import { sessionPatchOf } from "../auth/session";
+import { useSocketEvent } from "./context";
+
+type UserEvent = { action: Exclude<CrudAction, "delete">; user: UserView } | { action: "delete"; userId: number };
+type AuthEvent = { action: "update"; user: { id: number } };
+type SettingsEvent = { action: "update"; setting: SettingView };
+
+const OTHER_SESSION_DELAY_MS = 1000;
+
+function isSecretSetting(key: string): boolean {
+  return isSettingKey(key) && "secret" in SettingDefinitions[key];
+}
+
+/** The company-wide channels of the foundation: users, settings and the single-session rule. */
+export function useCompanyEvents(): void {
+  const { user, updateUser } = useAuth();
+  const queryClient = useQueryClient();
+  const { t } = useTranslation("layout");
+  const companyId = user?.companyId ?? null;
+  const meId = user?.id ?? null;
+
+  useSocketEvent<UserEvent>(companyId === null ? null : Events.user(companyId), (event) => {
+    if (event.action === "delete") {
+      removeUserFromCache(queryClient, event.userId);
+      return;
+    }
+    upsertUserInCache(queryClient, event.user);
+    if (event.user.id === meId) updateUser(sessionPatchOf(event.user));
+  });
+
+  useSocketEvent<SettingsEvent>(companyId === null ? null : Events.settings(companyId), (event) => {
+    if (event.action !== "update") return;
+    // Secret values are broadcast blank; those who may read them fetch the list again instead.
+    if (isSecretSetting(event.setting.key)) void queryClient.invalidateQueries({ queryKey: settingKeys.all });
+    else putSettingInCache(queryClient, event.setting);
+  });
+
+  // core §4: a login elsewhere ends this session after a notice.
+  useSocketEvent<AuthEvent>(companyId === null ? null : Events.auth(companyId), (event) => {
+    if (event.action !== "update" || event.user.id !== meId) return;
+    toast.error(t("session.otherDevice"));
+    setTimeout(() => {
+      localStorage.clear();
+      window.location.reload();
+    }, OTHER_SESSION_DELAY_MS);
+  });
+}

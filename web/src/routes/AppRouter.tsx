@@ -1,0 +1,29 @@
+import { lazy } from "react";
+import { Navigate, Route, Routes } from "react-router";
+import { AppLayout } from "../layout/AppLayout";
+import { PublicOnly, RequireAuth, RouteAccess } from "./guards";
+import { appRoutes } from "./registry";
+
+const LoginPage = lazy(() => import("../pages/login/LoginPage"));
+
+export function AppRouter() {
+  return (
+    <Routes>
+      <Route element={<PublicOnly />}>
+        <Route path="/login" element={<LoginPage />} />
+      </Route>
+      <Route element={<RequireAuth />}>
+        <Route element={<AppLayout />}>
+          {appRoutes.map((route) => (
+            <Route
+              key={route.path}
+              path={route.path}
+              element={<RouteAccess access={route.access}>{route.element}</RouteAccess>}
+            />
+          ))}
+        </Route>
+      </Route>
+      <Route path="*" element={<Navigate to="/" replace />} />
+    </Routes>
+  );
+}

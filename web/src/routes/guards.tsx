@@ -1,0 +1,27 @@
+import type { ReactNode } from "react";
+import { Navigate, Outlet } from "react-router";
+import { useAuth } from "../auth/context";
+import { type Access, useAccess } from "../auth/permissions";
+import { FullPageLoader } from "../components/FullPageLoader";
+
+/** core §2: an unauthenticated visit to a private route goes to /login. */
+export function RequireAuth() {
+  const { status } = useAuth();
+  if (status === "loading") return <FullPageLoader />;
+  if (status === "anonymous") return <Navigate to="/login" replace />;
+  return <Outlet />;
+}
+
+/** core §2: an authenticated visit to a public route goes to /. */
+export function PublicOnly() {
+  const { status } = useAuth();
+  if (status === "loading") return <FullPageLoader />;
+  if (status === "authenticated") return <Navigate to="/" replace />;
+  return <Outlet />;
+}
+
+/** A typed URL must not open what the menu hides; the API refuses it anyway. */
+export function RouteAccess({ access, children }: { access?: Access; children: ReactNode }) {
+  const allowed = useAccess(access);
+  return allowed ? children : <Navigate to="/" replace />;
+}

@@ -1,0 +1,61 @@
+import ChecklistIcon from "@mui/icons-material/Checklist";
+import DashboardIcon from "@mui/icons-material/DashboardOutlined";
+import PeopleIcon from "@mui/icons-material/PeopleAltOutlined";
+import SettingsIcon from "@mui/icons-material/SettingsOutlined";
+import { lazy, type ReactNode } from "react";
+import type { Access } from "../auth/permissions";
+
+const HomePage = lazy(() => import("../pages/home/HomePage"));
+const UsersPage = lazy(() => import("../pages/users/UsersPage"));
+const SettingsPage = lazy(() => import("../pages/settings/SettingsPage"));
+const TodoListPage = lazy(() => import("../pages/todolist/TodoListPage"));
+
+export type MenuEntry = {
+  /** Also the test id: `menu-<key>`. */
+  key: string;
+  /** Key in the `layout` namespace. */
+  labelKey: string;
+  icon: ReactNode;
+  /** Overrides the route's access for the menu only (the home page is open, its menu item is not). */
+  access?: Access;
+};
+
+export type AppRoute = {
+  path: string;
+  element: ReactNode;
+  access?: Access;
+  menu?: MenuEntry;
+};
+
+/**
+ * Private routes, in menu order. The router and the side menu both read this list; an area that is
+ * not built yet is simply absent.
+ */
+export const appRoutes: AppRoute[] = [
+  {
+    path: "/",
+    element: <HomePage />,
+    menu: { key: "home", labelKey: "menu.home", icon: <DashboardIcon />, access: { anyOf: ["dashboard:view"] } },
+  },
+  {
+    path: "/users",
+    element: <UsersPage />,
+    access: { anyOf: ["users.manage"] },
+    menu: { key: "users", labelKey: "menu.users", icon: <PeopleIcon /> },
+  },
+  {
+    path: "/settings",
+    element: <SettingsPage />,
+    // "companies.manage" is the super flag: supers see their tabs even without the admin profile.
+    access: { anyOf: ["settings.write", "companies.manage"] },
+    menu: { key: "settings", labelKey: "menu.settings", icon: <SettingsIcon /> },
+  },
+  {
+    path: "/todolist",
+    element: <TodoListPage />,
+    menu: { key: "todolist", labelKey: "menu.todolist", icon: <ChecklistIcon /> },
+  },
+];
+
+/** core §2: after login the user lands on /tickets once that area exists. */
+export const loginDestination = appRoutes.some((route) => route.path === "/tickets") ? "/tickets" : "/";
