@@ -60,14 +60,18 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     storage: new Storage(config.dataDir),
   };
   app.decorate("charla", services);
-  app.addHook("onClose", async () => {
+  // sockets first: an open websocket would keep the HTTP server's close waiting forever
+  app.addHook("preClose", async () => {
     await realtime.close();
+  });
+  app.addHook("onClose", async () => {
     if (!opts.database) await database.close();
   });
 
   await app.register(cookie);
   await app.register(multipart, { limits: { fileSize: config.maxUploadBytes, files: 10, fields: 50 } });
-  await app.register(errorsPlugin);
+  const webDist = config.webDist && existsSync(join(config.webDist, "index.html")) ? config.webDist : null;
+  await app.register(errorsPlugin, { spaIndex: webDist !== null });
   await app.register(authPlugin, services);
 
   await app.register(
@@ -84,18 +88,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   );
 
   app.get("/healthz", { config: { public: true } }, async () => ({ ok: true, db: database.kind }));
-  registerWeb(app, config.webDist);
+  if (webDist) {
+    // files are looked up per request (wildcard), so a rebuild is served without a restart;
+    // paths that are no file fall through to the not-found handler, which answers the SPA's index
+    await app.register(fastifyStatic, { root: webDist, wildcard: true, index: false, decorateReply: true });
+    app.get("/", (_req, reply) => reply.header("cache-control", "no-cache").sendFile("index.html"));
+  }
   return app;
-}
-
-/** The built web app at `/`, with the SPA's index for every non-API path. */
-function registerWeb(app: FastifyInstance, webDist: string | null) {
-  if (!webDist || !existsSync(join(webDist, "index.html"))) return;
-  app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
-  app.get("/*", { config: { public: true } }, (req, reply) => {
-    if (req.url.startsWith("/api/") || req.url.startsWith("/socket.io")) {
-      return reply.status(404).send({ error: "ERR_NOT_FOUND", message: "No encontrado." });
-    }
-    return reply.header("cache-control", "no-cache").sendFile("index.html");
-  });
 }

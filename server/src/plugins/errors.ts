@@ -23,7 +23,7 @@ function frameworkCode(err: FastifyError): ErrorCode {
  * Every error leaves as `{error, message}` with the catalogue's status. Unknown errors are logged with
  * the request id and answered 500 ERR_INTERNAL, never with a stack.
  */
-export const errorsPlugin = fp(async (app: FastifyInstance) => {
+export const errorsPlugin = fp(async (app: FastifyInstance, opts: { spaIndex?: boolean }) => {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof AppError) {
       return reply
@@ -45,5 +45,13 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     return reply.status(500).send(body("ERR_INTERNAL"));
   });
 
-  app.setNotFoundHandler((_req, reply) => reply.status(404).send(body("ERR_NOT_FOUND")));
+  app.setNotFoundHandler((req, reply) => {
+    // a client-side route of the web app (no extension, not the API) gets the SPA's index
+    const path = req.url.split("?")[0];
+    const isAppRoute = !path.startsWith("/api/") && !path.startsWith("/socket.io") && !/\.[a-z0-9]+$/i.test(path);
+    if (opts.spaIndex && req.method === "GET" && isAppRoute) {
+      return reply.header("cache-control", "no-cache").type("text/html").sendFile("index.html");
+    }
+    return reply.status(404).send(body("ERR_NOT_FOUND"));
+  });
 });
