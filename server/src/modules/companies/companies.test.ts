@@ -1,8 +1,8 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { SettingDefinitions, settingKeys } from "@charla/contracts";
-import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestApp, getTestApp } from "../../test/app.js";
+import { caller, expectError, uid } from "../../test/http.js";
 import { type Session, as, buildCompany, buildPlan, buildQueue, buildUser, buildWhatsapp, login } from "../../test/factories.js";
 
 let t: TestApp;
@@ -11,13 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const uid = () => randomUUID().slice(0, 8);
-const call = (s: Pick<Session, "token">, method: InjectOptions["method"], url: string, payload?: unknown) =>
-  as(t.app, s, { method, url: `/api/v1${url}`, payload: payload as object });
-const expectError = (res: { statusCode: number; json: () => { error: string } }, status: number, code: string) => {
-  expect(res.statusCode).toBe(status);
-  expect(res.json().error).toBe(code);
-};
+const call = caller(() => t.app);
 /** A company with a super admin session (the company's own plain admin is `c.admin`). */
 async function superSession() {
   const c = await buildCompany(t.app);

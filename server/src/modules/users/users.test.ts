@@ -1,8 +1,9 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { Profile } from "@charla/contracts";
 import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestApp, getTestApp } from "../../test/app.js";
+import { caller, expectError, uid } from "../../test/http.js";
 import { PASSWORD, type Session, as, buildCompany, buildQueue, buildUser, buildWhatsapp, login } from "../../test/factories.js";
 
 let t: TestApp;
@@ -11,9 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const uid = () => randomUUID().slice(0, 8);
-const call = (s: Pick<Session, "token">, method: InjectOptions["method"], url: string, payload?: unknown) =>
-  as(t.app, s, { method, url: `/api/v1${url}`, payload: payload as object });
+const call = caller(() => t.app);
 const form = (over: Record<string, unknown> = {}) => ({
   name: "Ana Pérez",
   email: `ana-${uid()}@test.charla`,
@@ -41,10 +40,6 @@ const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), B
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(32)]);
 const upload = (s: Session, id: number, body: ReturnType<typeof multipart>) =>
   as(t.app, s, { method: "POST", url: `/api/v1/users/${id}/media-upload`, ...body });
-const expectError = (res: { statusCode: number; json: () => { error: string } }, status: number, code: string) => {
-  expect(res.statusCode).toBe(status);
-  expect(res.json().error).toBe(code);
-};
 
 describe("#users auth", () => {
   it("should require authentication", async () => {
