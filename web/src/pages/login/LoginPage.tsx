@@ -5,16 +5,14 @@ import Button from "@mui/material/Button";
 import CircularProgress from "@mui/material/CircularProgress";
 import Paper from "@mui/material/Paper";
 import Stack from "@mui/material/Stack";
-import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
-import { Controller, useForm } from "react-hook-form";
+import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { toastError } from "../../api/errors";
 import charlaLogo from "../../assets/charla-logo.svg";
 import { useAuth } from "../../auth/context";
 import { LanguageSwitcher } from "../../components/LanguageSwitcher";
-import { PasswordField } from "../../components/PasswordField";
-import { validationText } from "../../lib/validation";
+import { FormTextField } from "../../components/form/FormTextField";
 
 export default function LoginPage() {
   const { t } = useTranslation("login");
@@ -52,39 +50,24 @@ export default function LoginPage() {
             <Typography variant="h6" component="h1" sx={{ textAlign: "center" }}>
               {t("title")}
             </Typography>
-            <Controller
+            <FormTextField
+              control={control}
               name="email"
-              control={control}
-              render={({ field, fieldState }) => (
-                <TextField
-                  {...field}
-                  inputRef={field.ref}
-                  label={t("email")}
-                  type="email"
-                  autoComplete="email"
-                  autoFocus
-                  fullWidth
-                  error={!!fieldState.error}
-                  helperText={validationText(fieldState.error?.message)}
-                  slotProps={{ htmlInput: { "data-testid": "login-email" } }}
-                />
-              )}
+              label={t("email")}
+              type="email"
+              autoComplete="email"
+              autoFocus
+              fullWidth
+              testId="login-email"
             />
-            <Controller
-              name="password"
+            <FormTextField
               control={control}
-              render={({ field, fieldState }) => (
-                <PasswordField
-                  {...field}
-                  ref={field.ref}
-                  label={t("password")}
-                  autoComplete="current-password"
-                  fullWidth
-                  error={!!fieldState.error}
-                  helperText={validationText(fieldState.error?.message)}
-                  testId="login-password"
-                />
-              )}
+              name="password"
+              password
+              label={t("password")}
+              autoComplete="current-password"
+              fullWidth
+              testId="login-password"
             />
             <Button
               type="submit"

@@ -8,7 +8,7 @@ import TextField from "@mui/material/TextField";
 import { type Control, Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import type { WhatsappRef } from "../../api/lookups";
-import { PasswordField } from "../../components/PasswordField";
+import { FormTextField } from "../../components/form/FormTextField";
 import { validationText } from "../../lib/validation";
 import type { UserFormRights, UserFormValues } from "./user-form";
 
@@ -27,56 +27,27 @@ export function UserFormFields({ control, rights, isNew, queues, whatsapps }: Pr
   return (
     <Box sx={{ display: "flex", flexDirection: "column", gap: 2 }}>
       <Box sx={twoColumns}>
-        <Controller
-          name="name"
+        <FormTextField control={control} name="name" label={t("modal.name")} autoFocus fullWidth testId="user-name" />
+        <FormTextField
           control={control}
-          render={({ field, fieldState }) => (
-            <TextField
-              {...field}
-              inputRef={field.ref}
-              label={t("modal.name")}
-              autoFocus
-              fullWidth
-              error={!!fieldState.error}
-              helperText={validationText(fieldState.error?.message)}
-              slotProps={{ htmlInput: { "data-testid": "user-name" } }}
-            />
-          )}
-        />
-        <Controller
           name="password"
-          control={control}
-          render={({ field, fieldState }) => (
-            <PasswordField
-              {...field}
-              ref={field.ref}
-              label={t("modal.password")}
-              autoComplete="new-password"
-              fullWidth
-              error={!!fieldState.error}
-              helperText={validationText(fieldState.error?.message) ?? (isNew ? undefined : t("modal.passwordKeep"))}
-              testId="user-password"
-            />
-          )}
+          password
+          label={t("modal.password")}
+          autoComplete="new-password"
+          fullWidth
+          helperText={isNew ? undefined : t("modal.passwordKeep")}
+          testId="user-password"
         />
       </Box>
       <Box sx={twoColumns}>
-        <Controller
-          name="email"
+        <FormTextField
           control={control}
-          render={({ field, fieldState }) => (
-            <TextField
-              {...field}
-              inputRef={field.ref}
-              label={t("modal.email")}
-              type="email"
-              autoComplete="off"
-              fullWidth
-              error={!!fieldState.error}
-              helperText={validationText(fieldState.error?.message)}
-              slotProps={{ htmlInput: { "data-testid": "user-email" } }}
-            />
-          )}
+          name="email"
+          label={t("modal.email")}
+          type="email"
+          autoComplete="off"
+          fullWidth
+          testId="user-email"
         />
         {rights.profile && (
           <Controller
