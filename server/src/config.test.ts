@@ -1,0 +1,52 @@
+import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "./config.js";
+
+describe("config", () => {
+  it("generates secrets once under DATA_DIR and keeps them across starts", () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "charla-config-"));
+    const first = loadConfig({ DATA_DIR: dataDir });
+    expect(first.jwtSecret.length).toBeGreaterThan(40);
+    expect(first.jwtSecret).not.toBe(first.jwtRefreshSecret);
+    const file = join(dataDir, "secrets.json");
+    expect(statSync(file).mode & 0o077).toBe(0);
+    const again = loadConfig({ DATA_DIR: dataDir });
+    expect(again.jwtSecret).toBe(first.jwtSecret);
+    expect(JSON.parse(readFileSync(file, "utf8")).jwt).toBe(first.jwtSecret);
+  });
+
+  it("reads every variable with its documented default", () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "charla-config-"));
+    const d = loadConfig({ DATA_DIR: dataDir });
+    expect(d).toMatchObject({
+      port: 8080,
+      databaseUrl: null,
+      redisUrl: null,
+      adminEmail: "admin@admin.com",
+      adminPassword: null,
+    });
+    const c = loadConfig({
+      DATA_DIR: dataDir,
+      PORT: "9000",
+      DATABASE_URL: "postgres://x@h/db",
+      REDIS_URL: "redis://h:6379",
+      ADMIN_EMAIL: " Boss@Example.COM ",
+      ADMIN_PASSWORD: "pw-12345",
+      JWT_SECRET: "a",
+      JWT_REFRESH_SECRET: "b",
+      ACCESS_TOKEN_TTL: "60",
+    });
+    expect(c).toMatchObject({
+      port: 9000,
+      databaseUrl: "postgres://x@h/db",
+      redisUrl: "redis://h:6379",
+      adminEmail: "boss@example.com",
+      adminPassword: "pw-12345",
+      jwtSecret: "a",
+      jwtRefreshSecret: "b",
+      accessTokenTtlSec: 60,
+    });
+  });
+});
