@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launch, loginThroughUi, newPage } from "./support/browser.js";
 import { ADMIN, type RunningServer, api, apiLogin, startServer } from "./support/server.js";
 
-// Every script-injection payload of the shared corpus (copied to fixtures/ so the suite runs anywhere) short enough for a name (2–50 characters) becomes a user name and a
-// company name; the shell must show them as text and no dialog may open.
+// Every script-injection payload of the shared corpus (copied to fixtures/ so the suite runs anywhere)
+// short enough for a name (2–50 characters) becomes a user name and a company name; the shell must
+// show them as text and no dialog may open.
 const payloads = readFileSync(new URL("./fixtures/xss-payloads.txt", import.meta.url), "utf8")
   .split("\n")
   .map((l) => l.trim())
