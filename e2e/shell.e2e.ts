@@ -68,6 +68,26 @@ describe("web shell", () => {
     await context.close();
   });
 
+  it("a login elsewhere ends this session: the message shows, then storage is cleared and the page reloads", async () => {
+    const first = await newPage(browser);
+    await loginThroughUi(first.page, server.url, ADMIN.email, ADMIN.password);
+    await first.page.getByTestId("greeting").waitFor();
+    await first.page.waitForTimeout(1000); // the socket joins its session's room
+    const second = await newPage(browser);
+    await loginThroughUi(second.page, server.url, ADMIN.email, ADMIN.password);
+    await second.page.getByTestId("greeting").waitFor();
+    await expect
+      .poll(() => first.page.locator("body").textContent(), { timeout: 10_000 })
+      .toContain("Sua conta foi acessada em outro computador.");
+    await first.page.waitForURL(/\/login$/, { timeout: 10_000 });
+    expect(await first.page.evaluate(() => localStorage.getItem("token"))).toBeNull();
+    // the newer session is untouched
+    await second.page.reload();
+    await second.page.getByTestId("greeting").waitFor();
+    await first.context.close();
+    await second.context.close();
+  });
+
   it("keeps the chosen theme across reloads", async () => {
     const { context, page } = await newPage(browser);
     await loginThroughUi(page, server.url, ADMIN.email, ADMIN.password);

@@ -84,7 +84,8 @@ export async function createRealtime(opts: {
     });
     socket.on(ClientEvents.joinChatBox, (ticketId: unknown) => {
       const id = Number(ticketId);
-      // the room name carries the company, so another company's ticket id reaches nothing
+      // the room name carries the company, so another company's ticket id reaches nothing;
+      // TODO(#3): also check the ticket is one this user may see (own queues, show-all)
       if (Number.isInteger(id) && id > 0) socket.join(rooms.ticket(cid, id));
     });
     socket.on(ClientEvents.leaveChatBox, (ticketId: unknown) => {
