@@ -43,6 +43,7 @@ const rules = {
   "companies.read-own": { profiles: "all" },
   "plans.manage": { profiles: "all", super: true },
   "queues.list": { profiles: "all" },
+  "contacts.use": { profiles: "all" },
   "connections.list": { profiles: "all" },
   "helps.view": { profiles: "all" },
   "announcements.manage": { profiles: "all", super: true },

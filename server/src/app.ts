@@ -13,6 +13,7 @@ import { Storage } from "./lib/storage.js";
 import { authRoutes } from "./modules/auth/routes.js";
 import { TokenService } from "./modules/auth/tokens.js";
 import { companiesRoutes } from "./modules/companies/routes.js";
+import { contactsRoutes } from "./modules/contacts/routes.js";
 import { plansRoutes } from "./modules/plans/routes.js";
 import { queuesRoutes } from "./modules/queues/routes.js";
 import { settingsRoutes } from "./modules/settings/routes.js";
@@ -83,6 +84,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       await api.register(companiesRoutes);
       await api.register(queuesRoutes);
       await api.register(whatsappsRoutes);
+      await api.register(contactsRoutes);
     },
     { prefix: "/api/v1" },
   );

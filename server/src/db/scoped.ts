@@ -1,7 +1,7 @@
 import { type SQL, and, eq } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Db, Tx } from "./client.js";
-import { queues, settings, userQueues, users, userSessions, whatsapps } from "./schema/index.js";
+import { contacts, queues, settings, userQueues, users, userSessions, whatsapps } from "./schema/index.js";
 
 type TenantTable = PgTable & { companyId: PgColumn; id: PgColumn };
 type Row<T extends TenantTable> = T["$inferSelect"];
@@ -71,6 +71,7 @@ export function scoped(db: Db | Tx, companyId: number) {
     queues: tenantTable(db, queues, companyId),
     whatsapps: tenantTable(db, whatsapps, companyId),
     settings: tenantTable(db, settings, companyId),
+    contacts: tenantTable(db, contacts, companyId),
     /** Join rows have no id of their own; only the company-bound condition is offered. */
     userQueues: {
       table: userQueues,

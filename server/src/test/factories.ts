@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Profile } from "@charla/contracts";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance, InjectOptions } from "fastify";
-import { companies, plans, queues, users, whatsapps } from "../db/schema/index.js";
+import { companies, contacts, plans, queues, users, whatsapps } from "../db/schema/index.js";
 import { hashPassword } from "../modules/auth/service.js";
 import { seedCompanySettings } from "../modules/companies/service.js";
 
@@ -115,4 +115,17 @@ export function refreshCookieOf(header: string | string[] | undefined): string {
 /** `inject` as a logged-in user. */
 export function as(app: FastifyInstance, session: Pick<Session, "token">, opts: InjectOptions) {
   return app.inject({ ...opts, headers: { ...(opts.headers ?? {}), authorization: `Bearer ${session.token}` } });
+}
+
+export async function buildContact(app: FastifyInstance, companyId: number, values: Partial<typeof contacts.$inferInsert> = {}) {
+  const [c] = await app.charla.db
+    .insert(contacts)
+    .values({
+      companyId,
+      name: `Cliente ${uid()}`,
+      number: `55${Date.now() % 1e9}${Math.floor(Math.random() * 1000)}`,
+      ...values,
+    })
+    .returning();
+  return c;
 }

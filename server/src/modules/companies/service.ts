@@ -13,6 +13,7 @@ import { toCount } from "../../db/client.js";
 import { companies, plans, settings, users } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
 import { AppError, found } from "../../lib/app-error.js";
+import { escapeLike } from "../../lib/like.js";
 import { PG_UNIQUE_VIOLATION, pgConstraint, pgErrorCode } from "../../lib/pg-errors.js";
 import { hashPassword } from "../auth/service.js";
 import { presentCompany } from "./presenter.js";
@@ -51,7 +52,7 @@ export async function readCompany(ctx: RequestCtx, id: number): Promise<CompanyV
 }
 
 export async function listCompanies(db: Db, search = "", pageNumber?: number) {
-  const where = search ? ilike(companies.name, `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined;
+  const where = search ? ilike(companies.name, `%${escapeLike(search)}%`) : undefined;
   const q = db
     .select({ c: companies, p: plans })
     .from(companies)

@@ -3,6 +3,7 @@ import { asc, count, eq, ilike, inArray, or } from "drizzle-orm";
 import { toCount } from "../../db/client.js";
 import type { Scoped } from "../../db/scoped.js";
 import { queues, userQueues, users, whatsapps } from "../../db/schema/index.js";
+import { escapeLike } from "../../lib/like.js";
 import { presentUser } from "./presenter.js";
 
 type UserRow = typeof users.$inferSelect;
@@ -39,10 +40,6 @@ export async function presentUsers(q: Scoped, rows: UserRow[]): Promise<UserView
 export async function findUserView(q: Scoped, id: number): Promise<UserView | null> {
   const row = await q.users.findById(id);
   return row ? (await presentUsers(q, [row]))[0] : null;
-}
-
-function escapeLike(s: string): string {
-  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 /** Users page: name or email contains the search; 20 a page in name order. */

@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestApp, getTestApp } from "../app.js";
-import { as, buildCompany, buildQueue, buildUser, buildWhatsapp, login, type Session, setUserFlag } from "../factories.js";
+import {
+  as,
+  buildCompany,
+  buildQueue,
+  buildUser,
+  buildWhatsapp,
+  buildContact,
+  login,
+  type Session,
+  setUserFlag,
+} from "../factories.js";
 import { fillParams, sampleOf } from "./samples.js";
 
 /**
@@ -22,6 +32,7 @@ beforeAll(async () => {
   aUser = await buildUser(t.app, a.id, { name: `Marker ${a.name}` });
   const queue = await buildQueue(t.app, a.id, { name: `Queue ${a.name}` });
   const wa = await buildWhatsapp(t.app, a.id, { name: `Conn ${a.name}` });
+  const contact = await buildContact(t.app, a.id, { name: `Cliente ${a.name}`, number: `5215${Date.now() % 1e8}` });
   await setUserFlag(t.app, aUser.id, { whatsappId: wa.id });
   aIds = {
     users: aUser.id,
@@ -30,9 +41,10 @@ beforeAll(async () => {
     plans: a.planId,
     queue: queue.id,
     whatsapp: wa.id,
+    contacts: contact.id,
     settings: "userRating",
   };
-  markers = [aUser.email, aUser.name, a.name, queue.name, wa.name, a.admin.email];
+  markers = [aUser.email, aUser.name, a.name, queue.name, wa.name, a.admin.email, contact.name, contact.number];
 });
 afterAll(() => t.close());
 

@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { V, emailField, requiredName } from "./common.js";
+import { Limits } from "./limits.js";
+
+/** Digits only: how numbers are stored and compared (WhatsApp ids are digits). */
+export const normalizeNumber = (raw: string) => raw.replace(/\D/g, "");
+
+const number = z
+  .string()
+  .trim()
+  .transform(normalizeNumber)
+  .pipe(z.union([z.literal(""), z.string().min(Limits.contactNumber.min, V.tooShort).max(Limits.contactNumber.max, V.tooLong)]));
+
+export const ExtraInfoItem = z.object({
+  name: z.string().trim().min(1, V.required).max(100, V.tooLong),
+  value: z.string().trim().max(1000, V.tooLong),
+});
+
+/** Contact modal (core §5): name 2–50, number optional 8–50 digits, email valid when given. */
+export const ContactForm = z.object({
+  name: requiredName,
+  number: number.optional().default(""),
+  email: z
+    .union([z.literal(""), emailField])
+    .optional()
+    .default(""),
+  extraInfo: z.array(ExtraInfoItem).max(50).optional().default([]),
+});
+export type ContactForm = z.input<typeof ContactForm>;
+
+export type ExtraInfo = z.infer<typeof ExtraInfoItem>;
+
+export type ContactView = {
+  id: number;
+  name: string;
+  number: string;
+  email: string;
+  profilePicUrl: string;
+  isGroup: boolean;
+  extraInfo: ExtraInfo[];
+  whatsapp: { id: number; name: string } | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type ContactsPage = { contacts: ContactView[]; count: number; hasMore: boolean };

@@ -1,0 +1,12 @@
+/**
+ * CSV for the contacts export (core §2: semicolon separator; name, number, email). Cells that a
+ * spreadsheet would run as a formula are prefixed with a quote (CSV injection).
+ */
+export function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[";\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export function csvRows(rows: { name: string; number: string; email: string }[]): string {
+  return rows.map((r) => [r.name, r.number, r.email].map(csvCell).join(";")).join("\r\n");
+}

@@ -1,0 +1,49 @@
+import { ContactForm, IdParams, PageQuery } from "@charla/contracts";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { scoped } from "../../db/scoped.js";
+import { found } from "../../lib/app-error.js";
+import { csvRows } from "./csv.js";
+import { exportContacts, findContactView, listContacts, pageContacts } from "./queries.js";
+import { createContact, deleteContact, updateContact } from "./service.js";
+
+const ListQuery = z.object({ searchParam: z.string().trim().max(200).optional().default("") });
+
+export async function contactsRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const q = (req: { ctx: { db: Parameters<typeof scoped>[0]; companyId: number } }) => scoped(req.ctx.db, req.ctx.companyId);
+
+  r.get("/contacts", { schema: { querystring: PageQuery }, config: { permission: "contacts.use" } }, (req) =>
+    pageContacts(q(req), req.query.searchParam, req.query.pageNumber),
+  );
+  r.get("/contacts/list", { schema: { querystring: ListQuery }, config: { permission: "contacts.use" } }, (req) =>
+    listContacts(q(req), req.query.searchParam),
+  );
+  /** CSV download (semicolon; name, number, email) with a header row, streamed in batches. */
+  r.get("/contacts/export", { config: { permission: "contacts.use" } }, async (req, reply) => {
+    const chunks: string[] = ["name;number;email"];
+    for await (const rows of exportContacts(q(req))) chunks.push(csvRows(rows));
+    return reply
+      .header("content-disposition", 'attachment; filename="contacts.csv"')
+      .type("text/csv; charset=utf-8")
+      .send(`\ufeff${chunks.join("\r\n")}\r\n`);
+  });
+  r.get("/contacts/:id", { schema: { params: IdParams }, config: { permission: "contacts.use" } }, async (req) =>
+    found(await findContactView(q(req), req.params.id), "ERR_NO_CONTACT_FOUND"),
+  );
+  r.post("/contacts", { schema: { body: ContactForm }, config: { permission: "contacts.use" } }, async (req, reply) =>
+    reply.status(201).send(await createContact(req.ctx, req.body)),
+  );
+  r.put("/contacts/:id", { schema: { params: IdParams, body: ContactForm }, config: { permission: "contacts.use" } }, (req) =>
+    updateContact(req.ctx, req.params.id, req.body),
+  );
+  r.delete(
+    "/contacts/:id",
+    { schema: { params: IdParams }, config: { permission: "contacts-page:deleteContact" } },
+    async (req, reply) => {
+      await deleteContact(req.ctx, req.params.id);
+      return reply.status(204).send();
+    },
+  );
+}
