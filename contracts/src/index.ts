@@ -8,4 +8,5 @@ export * from "./limits.js";
 export * from "./permissions.js";
 export * from "./plans.js";
 export * from "./settings.js";
+export * from "./tickets.js";
 export * from "./users.js";

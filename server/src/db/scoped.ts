@@ -1,7 +1,21 @@
 import { type SQL, and, eq } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Db, Tx } from "./client.js";
-import { contacts, queues, settings, userQueues, users, userSessions, whatsapps } from "./schema/index.js";
+import {
+  contacts,
+  messages,
+  queues,
+  settings,
+  tags,
+  ticketNotes,
+  tickets,
+  ticketTags,
+  ticketTracking,
+  userQueues,
+  users,
+  userSessions,
+  whatsapps,
+} from "./schema/index.js";
 
 type TenantTable = PgTable & { companyId: PgColumn; id: PgColumn };
 type Row<T extends TenantTable> = T["$inferSelect"];
@@ -72,6 +86,15 @@ export function scoped(db: Db | Tx, companyId: number) {
     whatsapps: tenantTable(db, whatsapps, companyId),
     settings: tenantTable(db, settings, companyId),
     contacts: tenantTable(db, contacts, companyId),
+    tickets: tenantTable(db, tickets, companyId),
+    ticketTracking: tenantTable(db, ticketTracking, companyId),
+    messages: tenantTable(db, messages, companyId),
+    ticketNotes: tenantTable(db, ticketNotes, companyId),
+    tags: tenantTable(db, tags, companyId),
+    ticketTags: {
+      table: ticketTags,
+      where: (...c: (SQL | undefined)[]) => and(eq(ticketTags.companyId, companyId), ...c) as SQL,
+    },
     /** Join rows have no id of their own; only the company-bound condition is offered. */
     userQueues: {
       table: userQueues,

@@ -17,6 +17,8 @@ export type Realtime = {
   toCompany(companyId: number): Emitter;
   toUser(companyId: number, userId: number): Emitter;
   toSession(sessionId: string): Emitter;
+  /** Several users of one company at once; a socket in more than one of the rooms gets the event once. */
+  toUsers(companyId: number, userIds: number[]): Emitter;
   /** Ends a session's sockets after `delayMs` (lets its last event reach the client first). */
   endSession(sessionId: string, delayMs?: number): void;
   io: Server;
@@ -102,6 +104,11 @@ export async function createRealtime(opts: {
     toCompany: (cid) => to(rooms.company(cid)),
     toUser: (cid, uid) => to(rooms.user(cid, uid)),
     toSession: (sid) => to(rooms.session(sid)),
+    toUsers: (cid, uids) => ({
+      emit: (event, payload) => {
+        if (uids.length) io.to(uids.map((uid) => rooms.user(cid, uid))).emit(event, payload);
+      },
+    }),
     endSession: (sid, delayMs = 2000) => {
       setTimeout(() => io.in(rooms.session(sid)).disconnectSockets(true), delayMs).unref();
     },

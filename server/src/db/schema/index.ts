@@ -6,3 +6,4 @@ export * from "./queues.js";
 export * from "./settings.js";
 export * from "./users.js";
 export * from "./whatsapps.js";
+export * from "./tickets.js";

@@ -1,0 +1,82 @@
+/**
+ * The channel-driver interface: everything Charla asks of a WhatsApp session, and everything a
+ * session tells Charla. Drivers know nothing of tickets; the pipeline knows nothing of drivers.
+ */
+
+export type MediaType =
+  | "chat"
+  | "image"
+  | "audio"
+  | "video"
+  | "application"
+  | "locationMessage"
+  | "vcard"
+  | "call_log"
+  | "sticker";
+
+export type ConnectionStatus = "qrcode" | "PAIRING" | "OPENING" | "CONNECTED" | "DISCONNECTED" | "TIMEOUT";
+
+/** Media as bytes; drivers download inbound media before handing it over. */
+export type MediaPayload = { data: Buffer; mimetype: string; fileName: string };
+
+/** An inbound (or phone-sent, `fromMe`) message in the driver's words, before any ticket logic. */
+export type InboundMessage = {
+  /** The channel's own message id: the dedup key per connection. */
+  channelId: string;
+  /** Digits of the contact (or of the group, for group messages). */
+  number: string;
+  /** Push name or group subject. */
+  name?: string;
+  isGroup?: boolean;
+  /** Group messages: the author's digits and name. */
+  participant?: { number: string; name?: string };
+  fromMe: boolean;
+  body: string;
+  mediaType: MediaType;
+  media?: MediaPayload;
+  /** Channel id of the message this one replies to. */
+  quotedChannelId?: string;
+  timestamp?: Date;
+  /** Status broadcasts, protocol stubs, key exchanges: the pipeline drops these first. */
+  ignorable?: boolean;
+};
+
+export type SendOptions = { quotedChannelId?: string };
+export type Sent = { channelId: string; timestamp: Date };
+
+/** What a session tells Charla. Each handler may be called again for the same event (replays). */
+export type ChannelEvents = {
+  message(msg: InboundMessage): Promise<void>;
+  ack(channelId: string, ack: number): Promise<void>;
+  revoked(channelId: string): Promise<void>;
+  edited(channelId: string, body: string): Promise<void>;
+  status(status: ConnectionStatus, extra?: { qrcode?: string; retries?: number; number?: string }): Promise<void>;
+};
+
+export interface ChannelDriver {
+  readonly provider: string;
+  connect(): Promise<void>;
+  disconnect(): Promise<void>;
+  sendText(number: string, body: string, opts?: SendOptions): Promise<Sent>;
+  sendMedia(number: string, media: MediaPayload & { caption?: string }, opts?: SendOptions): Promise<Sent>;
+  deleteForEveryone(number: string, channelId: string, fromMe: boolean): Promise<void>;
+  markRead(number: string, channelIds: string[]): Promise<void>;
+  profilePicture(number: string): Promise<string | null>;
+  /** The WhatsApp-normalised number when it has an account, else null. */
+  checkNumber(number: string): Promise<string | null>;
+  contactsBook(): Promise<{ name: string; number: string }[]>;
+}
+
+export type DriverContext = { companyId: number; whatsappId: number; events: ChannelEvents };
+export type DriverFactory = (ctx: DriverContext) => ChannelDriver;
+
+const factories = new Map<string, DriverFactory>();
+
+/** Drivers register under their `provider` name (core §3 Connection.provider). */
+export function registerDriver(provider: string, factory: DriverFactory): void {
+  factories.set(provider, factory);
+}
+
+export function driverFactory(provider: string): DriverFactory | undefined {
+  return factories.get(provider);
+}

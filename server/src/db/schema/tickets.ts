@@ -1,0 +1,163 @@
+import { sql } from "drizzle-orm";
+import {
+  bigserial,
+  boolean,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { companyId, timestamps } from "./columns.js";
+import { contacts } from "./contacts.js";
+import { queues } from "./queues.js";
+import { users } from "./users.js";
+import { whatsapps } from "./whatsapps.js";
+
+/** A conversation with a contact on one connection (core §3 Ticket, §4 states). */
+export const tickets = pgTable(
+  "tickets",
+  {
+    id: serial("id").primaryKey(),
+    companyId: companyId(),
+    uuid: uuid("uuid").notNull().defaultRandom(),
+    status: text("status").notNull().default("pending"),
+    contactId: integer("contact_id").notNull(),
+    whatsappId: integer("whatsapp_id").references(() => whatsapps.id, { onDelete: "set null" }),
+    queueId: integer("queue_id").references(() => queues.id, { onDelete: "set null" }),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    lastMessage: text("last_message").notNull().default(""),
+    unreadMessages: integer("unread_messages").notNull().default(0),
+    isGroup: boolean("is_group").notNull().default(false),
+    chatbot: boolean("chatbot").notNull().default(false),
+    useIntegration: boolean("use_integration").notNull().default(false),
+    promptId: integer("prompt_id"),
+    integrationId: integer("integration_id"),
+    ...timestamps,
+  },
+  (t) => [
+    unique("tickets_company_id_id_key").on(t.companyId, t.id),
+    uniqueIndex("tickets_uuid_key").on(t.uuid),
+    foreignKey({ columns: [t.companyId, t.contactId], foreignColumns: [contacts.companyId, contacts.id] }).onDelete("cascade"),
+    // at most one live ticket per contact and connection: concurrent inbound messages cannot open two
+    uniqueIndex("tickets_one_live_per_contact_key")
+      .on(t.companyId, t.contactId, t.whatsappId)
+      .where(sql`${t.status} in ('open', 'pending')`),
+    index("tickets_company_status_updated_idx").on(t.companyId, t.status, t.updatedAt.desc()),
+    index("tickets_company_contact_idx").on(t.companyId, t.contactId),
+  ],
+);
+
+/** One row per ticket episode (queued → started → finished), feeding the dashboard. */
+export const ticketTracking = pgTable(
+  "ticket_tracking",
+  {
+    id: serial("id").primaryKey(),
+    companyId: companyId(),
+    ticketId: integer("ticket_id").notNull(),
+    whatsappId: integer("whatsapp_id"),
+    queueId: integer("queue_id"),
+    userId: integer("user_id"),
+    queuedAt: timestamp("queued_at", { withTimezone: true, mode: "date" }),
+    startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }),
+    finishedAt: timestamp("finished_at", { withTimezone: true, mode: "date" }),
+    ratingAt: timestamp("rating_at", { withTimezone: true, mode: "date" }),
+    rated: boolean("rated").notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [
+    foreignKey({ columns: [t.companyId, t.ticketId], foreignColumns: [tickets.companyId, tickets.id] }).onDelete("cascade"),
+    index("ticket_tracking_company_ticket_idx").on(t.companyId, t.ticketId),
+    index("ticket_tracking_company_finished_idx").on(t.companyId, t.finishedAt),
+  ],
+);
+
+/** Messages of a ticket (core §3 Message). `channelId` is the driver's own id, unique per connection. */
+export const messages = pgTable(
+  "messages",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    companyId: companyId(),
+    ticketId: integer("ticket_id").notNull(),
+    contactId: integer("contact_id"),
+    whatsappId: integer("whatsapp_id").references(() => whatsapps.id, { onDelete: "set null" }),
+    channelId: text("channel_id"),
+    body: text("body").notNull().default(""),
+    fromMe: boolean("from_me").notNull().default(false),
+    read: boolean("read").notNull().default(false),
+    ack: integer("ack").notNull().default(0),
+    mediaType: text("media_type").notNull().default("chat"),
+    mediaPath: text("media_path"),
+    mediaName: text("media_name"),
+    quotedMsgId: integer("quoted_msg_id"),
+    isDeleted: boolean("is_deleted").notNull().default(false),
+    isEdited: boolean("is_edited").notNull().default(false),
+    /** Group messages: who in the group wrote it. */
+    participant: text("participant"),
+    participantName: text("participant_name"),
+    /** Sent by Charla itself (bot, greeting, system) rather than typed by an agent. */
+    isAutomatic: boolean("is_automatic").notNull().default(false),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    data: jsonb("data").$type<Record<string, unknown>>(),
+    ...timestamps,
+  },
+  (t) => [
+    foreignKey({ columns: [t.companyId, t.ticketId], foreignColumns: [tickets.companyId, tickets.id] }).onDelete("cascade"),
+    // a replayed driver event finds its row here and changes nothing (behaviours: inbound path 2)
+    uniqueIndex("messages_channel_key").on(t.whatsappId, t.channelId).where(sql`${t.channelId} is not null`),
+    index("messages_company_ticket_created_idx").on(t.companyId, t.ticketId, t.createdAt.desc()),
+  ],
+);
+
+export const ticketNotes = pgTable(
+  "ticket_notes",
+  {
+    id: serial("id").primaryKey(),
+    companyId: companyId(),
+    ticketId: integer("ticket_id").notNull(),
+    contactId: integer("contact_id").notNull(),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    note: text("note").notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    foreignKey({ columns: [t.companyId, t.ticketId], foreignColumns: [tickets.companyId, tickets.id] }).onDelete("cascade"),
+    index("ticket_notes_company_contact_idx").on(t.companyId, t.contactId),
+  ],
+);
+
+export const tags = pgTable(
+  "tags",
+  {
+    id: serial("id").primaryKey(),
+    companyId: companyId(),
+    name: text("name").notNull(),
+    color: text("color").notNull().default("#5C59A0"),
+    kanban: integer("kanban").notNull().default(0),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    ...timestamps,
+  },
+  (t) => [unique("tags_company_id_id_key").on(t.companyId, t.id), uniqueIndex("tags_company_name_key").on(t.companyId, t.name)],
+);
+
+export const ticketTags = pgTable(
+  "ticket_tags",
+  {
+    companyId: companyId(),
+    ticketId: integer("ticket_id").notNull(),
+    tagId: integer("tag_id").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.ticketId, t.tagId] }),
+    foreignKey({ columns: [t.companyId, t.ticketId], foreignColumns: [tickets.companyId, tickets.id] }).onDelete("cascade"),
+    foreignKey({ columns: [t.companyId, t.tagId], foreignColumns: [tags.companyId, tags.id] }).onDelete("cascade"),
+    index("ticket_tags_company_tag_idx").on(t.companyId, t.tagId),
+  ],
+);

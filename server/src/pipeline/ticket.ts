@@ -1,0 +1,77 @@
+import { desc, eq, gt, inArray } from "drizzle-orm";
+import type { Scoped } from "../db/scoped.js";
+import { tickets } from "../db/schema/index.js";
+
+/** A ticket closed less than this long ago is reopened instead of starting a new one (behaviours §6). */
+export const REOPEN_WINDOW_MS = 2 * 60 * 60 * 1000;
+
+type TicketRow = typeof tickets.$inferSelect;
+
+/**
+ * The ticket an inbound message belongs to, first match wins: the contact's live ticket on this
+ * connection; one closed less than 2 h ago, reopened as pending with user and queue cleared; else a new
+ * pending ticket with a new tracking episode. The row comes back locked for the rest of the transaction.
+ */
+export async function ticketForInbound(
+  q: Scoped,
+  contact: { id: number; isGroup: boolean },
+  whatsappId: number,
+): Promise<{ ticket: TicketRow; created: boolean; reopened: boolean }> {
+  const live = await findLive(q, contact.id, whatsappId);
+  if (live) return { ticket: live, created: false, reopened: false };
+
+  const [recent] = await q.db
+    .select()
+    .from(tickets)
+    .where(
+      q.tickets.where(
+        eq(tickets.contactId, contact.id),
+        eq(tickets.whatsappId, whatsappId),
+        eq(tickets.status, "closed"),
+        gt(tickets.updatedAt, new Date(Date.now() - REOPEN_WINDOW_MS)),
+      ),
+    )
+    .orderBy(desc(tickets.updatedAt))
+    .limit(1)
+    .for("update");
+  if (recent) {
+    const reopened = await q.tickets.update(recent.id, { status: "pending", userId: null, queueId: null, chatbot: false });
+    await startEpisode(q, recent.id, whatsappId);
+    return { ticket: reopened as TicketRow, created: false, reopened: true };
+  }
+
+  // the partial unique index allows one live ticket per contact and connection: a concurrent
+  // message that created it first wins, and this one joins its ticket
+  const [created] = await q.db
+    .insert(tickets)
+    .values({ companyId: q.companyId, contactId: contact.id, whatsappId, status: "pending", isGroup: contact.isGroup })
+    .onConflictDoNothing()
+    .returning();
+  if (created) {
+    await startEpisode(q, created.id, whatsappId);
+    return { ticket: created, created: true, reopened: false };
+  }
+  const raced = await findLive(q, contact.id, whatsappId);
+  if (!raced) throw new Error("live ticket vanished during inbound");
+  return { ticket: raced, created: false, reopened: false };
+}
+
+async function findLive(q: Scoped, contactId: number, whatsappId: number) {
+  const [row] = await q.db
+    .select()
+    .from(tickets)
+    .where(
+      q.tickets.where(
+        eq(tickets.contactId, contactId),
+        eq(tickets.whatsappId, whatsappId),
+        inArray(tickets.status, ["open", "pending"]),
+      ),
+    )
+    .limit(1)
+    .for("update");
+  return row ?? null;
+}
+
+async function startEpisode(q: Scoped, ticketId: number, whatsappId: number) {
+  await q.ticketTracking.insert({ ticketId, whatsappId, queuedAt: new Date() });
+}
