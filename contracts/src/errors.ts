@@ -267,6 +267,12 @@ const catalogue = {
     pt: "O arquivo é muito grande.",
     en: "The file is too large.",
   },
+  ERR_WAPP_NOT_SIMULATOR: {
+    status: 400,
+    es: "Esta conexión no es el simulador.",
+    pt: "Esta conexão não é o simulador.",
+    en: "This connection is not the simulator.",
+  },
   ERR_NO_QUEUE_FOUND: { status: 404, es: "No se encontró el área.", pt: "Fila não encontrada.", en: "Area not found." },
   ERR_INVALID_SETTING_VALUE: {
     status: 400,

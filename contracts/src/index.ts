@@ -8,5 +8,6 @@ export * from "./limits.js";
 export * from "./permissions.js";
 export * from "./plans.js";
 export * from "./settings.js";
+export * from "./simulator.js";
 export * from "./tickets.js";
 export * from "./users.js";

@@ -44,6 +44,7 @@ const rules = {
   "plans.manage": { profiles: "all", super: true },
   "queues.list": { profiles: "all" },
   "contacts.use": { profiles: "all" },
+  "simulator.use": { profiles: ["admin"] },
   "connections.list": { profiles: "all" },
   "helps.view": { profiles: "all" },
   "announcements.manage": { profiles: "all", super: true },

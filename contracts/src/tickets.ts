@@ -31,7 +31,17 @@ export type TicketView = {
   updatedAt: string;
 };
 
-export const MediaTypes = ["chat", "image", "audio", "video", "application", "locationMessage", "vcard", "call_log", "sticker"] as const;
+export const MediaTypes = [
+  "chat",
+  "image",
+  "audio",
+  "video",
+  "application",
+  "locationMessage",
+  "vcard",
+  "call_log",
+  "sticker",
+] as const;
 export type MediaType = (typeof MediaTypes)[number];
 
 /** A message (core §3 Message); `mediaUrl` is an API path fetched with the token. */

@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
 import type { Services } from "./context.js";
+import { Sessions } from "./channels/sessions.js";
 import { type Database, openDatabase } from "./db/client.js";
 import { seed } from "./db/seed.js";
 import { Storage } from "./lib/storage.js";
@@ -14,6 +15,7 @@ import { authRoutes } from "./modules/auth/routes.js";
 import { TokenService } from "./modules/auth/tokens.js";
 import { companiesRoutes } from "./modules/companies/routes.js";
 import { contactsRoutes } from "./modules/contacts/routes.js";
+import { simulatorRoutes } from "./modules/simulator/routes.js";
 import { plansRoutes } from "./modules/plans/routes.js";
 import { queuesRoutes } from "./modules/queues/routes.js";
 import { settingsRoutes } from "./modules/settings/routes.js";
@@ -59,10 +61,14 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     tokens,
     realtime,
     storage: new Storage(config.dataDir),
+    sessions: null as unknown as Sessions,
   };
+  // drivers call back into the pipeline with these same services
+  services.sessions = new Sessions(services);
   app.decorate("charla", services);
   // sockets first: an open websocket would keep the HTTP server's close waiting forever
   app.addHook("preClose", async () => {
+    await services.sessions.stopAll();
     await realtime.close();
   });
   app.addHook("onClose", async () => {
@@ -85,6 +91,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       await api.register(queuesRoutes);
       await api.register(whatsappsRoutes);
       await api.register(contactsRoutes);
+      await api.register(simulatorRoutes);
     },
     { prefix: "/api/v1" },
   );

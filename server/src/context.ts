@@ -5,6 +5,7 @@ import type { Db, DbKind } from "./db/client.js";
 import type { TokenService } from "./modules/auth/tokens.js";
 import type { Realtime } from "./realtime/realtime.js";
 import type { Storage } from "./lib/storage.js";
+import type { Sessions } from "./channels/sessions.js";
 
 /** The authenticated user as every service sees it; its companyId comes only from the token. */
 export type Principal = {
@@ -26,6 +27,8 @@ export type Services = {
   tokens: TokenService;
   realtime: Realtime;
   storage: Storage;
+  /** Live channel drivers of this process. */
+  sessions: Sessions;
 };
 
 export type RequestCtx = Services & { user: Principal; companyId: number; log: FastifyBaseLogger };

@@ -14,6 +14,7 @@ registerDriver("simulator", (ctx) => new SimulatorDriver(ctx));
  */
 export class Sessions {
   private readonly drivers = new Map<number, ChannelDriver>();
+  private readonly starting = new Map<number, Promise<ChannelDriver | null>>();
 
   constructor(private readonly s: Services) {}
 
@@ -21,6 +22,16 @@ export class Sessions {
   async driverFor(companyId: number, whatsappId: number): Promise<ChannelDriver | null> {
     const existing = this.drivers.get(whatsappId);
     if (existing) return existing;
+    // two requests at once start one driver, not two
+    let pending = this.starting.get(whatsappId);
+    if (!pending) {
+      pending = this.start(companyId, whatsappId).finally(() => this.starting.delete(whatsappId));
+      this.starting.set(whatsappId, pending);
+    }
+    return pending;
+  }
+
+  private async start(companyId: number, whatsappId: number): Promise<ChannelDriver | null> {
     const [row] = await this.s.db
       .select()
       .from(whatsapps)

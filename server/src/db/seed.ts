@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "./client.js";
-import { companies, plans, users } from "./schema/index.js";
+import { companies, plans, users, whatsapps } from "./schema/index.js";
 import { hashPassword } from "../modules/auth/service.js";
 import { seedCompanySettings } from "../modules/companies/service.js";
 
@@ -28,6 +28,10 @@ export async function seed(db: Db, opts: { adminEmail: string; adminPassword: st
       await tx.execute(
         sql`select setval(pg_get_serial_sequence('companies', 'id'), greatest((select max(id) from companies), 1))`,
       );
+      // a built-in phone, so a fresh install shows the whole flow with no real WhatsApp (issue #3)
+      await tx
+        .insert(whatsapps)
+        .values({ companyId: company.id, name: "Simulador", provider: "simulator", isDefault: true, status: "CONNECTED" });
     }
     await seedCompanySettings(tx, company.id);
     const [admin] = await tx.select({ id: users.id }).from(users).where(eq(users.email, opts.adminEmail));

@@ -33,8 +33,10 @@ export class SimulatorDriver implements ChannelDriver {
   }
 
   /** A simulated customer's message entering the same path a real phone's does. */
-  receive(msg: Omit<InboundMessage, "channelId" | "fromMe"> & { channelId?: string }): Promise<void> {
-    return this.ctx.events.message({ ...msg, channelId: msg.channelId ?? `sim-in-${randomUUID()}`, fromMe: false });
+  async receive(msg: Omit<InboundMessage, "channelId" | "fromMe"> & { channelId?: string }): Promise<string> {
+    const channelId = msg.channelId ?? `sim-in-${randomUUID()}`;
+    await this.ctx.events.message({ ...msg, channelId, fromMe: false });
+    return channelId;
   }
 
   async sendText(_number: string, _body: string): Promise<Sent> {

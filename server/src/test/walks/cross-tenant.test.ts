@@ -42,6 +42,7 @@ beforeAll(async () => {
     queue: queue.id,
     whatsapp: wa.id,
     contacts: contact.id,
+    simulator: wa.id,
     settings: "userRating",
   };
   markers = [aUser.email, aUser.name, a.name, queue.name, wa.name, a.admin.email, contact.name, contact.number];

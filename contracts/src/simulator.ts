@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { V } from "./common.js";
+import { MediaTypes } from "./tickets.js";
+
+/** A simulated customer's message (issue #3 simulator API); `id` is the channel message id. */
+export const SimulatorInboundForm = z.object({
+  number: z
+    .string()
+    .trim()
+    .regex(/^\+?[\d\s()-]{8,30}$/, V.invalid),
+  name: z.string().trim().max(50, V.tooLong).optional(),
+  body: z.string().max(4096, V.tooLong).optional().default(""),
+  id: z.string().trim().min(1).max(100).optional(),
+  mediaType: z.enum(MediaTypes).optional(),
+  mediaBase64: z.string().max(12_000_000, V.tooLong).optional(),
+  fileName: z.string().trim().max(200).optional(),
+  mimetype: z.string().trim().max(100).optional(),
+  quotedId: z.string().trim().max(100).optional(),
+  location: z
+    .object({
+      latitude: z.number().min(-90).max(90),
+      longitude: z.number().min(-180).max(180),
+      description: z.string().max(300).optional(),
+    })
+    .optional(),
+  vcard: z.object({ name: z.string().trim().min(1).max(100), number: z.string().trim().min(3).max(30) }).optional(),
+});
+export type SimulatorInboundForm = z.input<typeof SimulatorInboundForm>;
+
+export type SimulatorOutboundItem = {
+  id: number;
+  body: string;
+  mediaType: string;
+  mediaUrl: string | null;
+  ack: number;
+  createdAt: string;
+};
