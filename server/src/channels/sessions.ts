@@ -13,20 +13,22 @@ registerDriver("simulator", (ctx) => new SimulatorDriver(ctx));
  * keeps each session on exactly one process; until then the simulator needs none.)
  */
 export class Sessions {
-  private readonly drivers = new Map<number, ChannelDriver>();
-  private readonly starting = new Map<number, Promise<ChannelDriver | null>>();
+  private readonly drivers = new Map<number, { companyId: number; driver: ChannelDriver }>();
+  private readonly starting = new Map<string, Promise<ChannelDriver | null>>();
 
   constructor(private readonly s: Services) {}
 
   /** The connection's driver, started on first use. */
   async driverFor(companyId: number, whatsappId: number): Promise<ChannelDriver | null> {
     const existing = this.drivers.get(whatsappId);
-    if (existing) return existing;
+    // a connection id of another company finds nothing, even when its driver is running here
+    if (existing) return existing.companyId === companyId ? existing.driver : null;
     // two requests at once start one driver, not two
-    let pending = this.starting.get(whatsappId);
+    const key = `${companyId}:${whatsappId}`;
+    let pending = this.starting.get(key);
     if (!pending) {
-      pending = this.start(companyId, whatsappId).finally(() => this.starting.delete(whatsappId));
-      this.starting.set(whatsappId, pending);
+      pending = this.start(companyId, whatsappId).finally(() => this.starting.delete(key));
+      this.starting.set(key, pending);
     }
     return pending;
   }
@@ -39,13 +41,13 @@ export class Sessions {
     const factory = row && driverFactory(row.provider);
     if (!factory) return null;
     const driver = factory({ companyId, whatsappId, events: this.eventsFor(companyId, whatsappId) });
-    this.drivers.set(whatsappId, driver);
+    this.drivers.set(whatsappId, { companyId, driver });
     await driver.connect();
     return driver;
   }
 
   async stopAll(): Promise<void> {
-    const all = [...this.drivers.values()];
+    const all = [...this.drivers.values()].map((d) => d.driver);
     this.drivers.clear();
     await Promise.allSettled(all.map((d) => d.disconnect()));
   }

@@ -160,6 +160,9 @@ describe("simulator driver", () => {
     try {
       const driver = (await sessions.driverFor(source.companyId, source.whatsappId)) as SimulatorDriver;
       expect(driver.provider).toBe("simulator");
+      const stranger = await buildCompany(t.app);
+      expect(await sessions.driverFor(stranger.id, source.whatsappId)).toBeNull();
+      expect(await sessions.driverFor(source.companyId, source.whatsappId)).toBe(driver);
       const n = number();
       await driver.receive({ number: n, name: "Simulada", body: "¿Tienen envío?", mediaType: "chat" });
       const [contact] = await db().select().from(contacts).where(eq(contacts.number, n));

@@ -2,6 +2,7 @@ import { type CrudAction, Events, SettingDefinitions, type SettingView, type Use
 import { useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { toast } from "react-toastify";
+import { type ContactEvent, removeContactFromCache, upsertContactInCache } from "../api/contacts";
 import { putSettingInCache, settingKeys } from "../api/settings";
 import { removeUserFromCache, upsertUserInCache } from "../api/users";
 import { useAuth } from "../auth/context";
@@ -18,7 +19,7 @@ function isSecretSetting(key: string): boolean {
   return isSettingKey(key) && "secret" in SettingDefinitions[key];
 }
 
-/** The company-wide channels of the foundation: users, settings and the single-session rule. */
+/** The company-wide channels: users, contacts, settings and the single-session rule. */
 export function useCompanyEvents(): void {
   const { user, updateUser } = useAuth();
   const queryClient = useQueryClient();
@@ -33,6 +34,11 @@ export function useCompanyEvents(): void {
     }
     upsertUserInCache(queryClient, event.user);
     if (event.user.id === meId) updateUser(sessionPatchOf(event.user));
+  });
+
+  useSocketEvent<ContactEvent>(companyId === null ? null : Events.contact(companyId), (event) => {
+    if (event.action === "delete") removeContactFromCache(queryClient, event.contactId);
+    else upsertContactInCache(queryClient, event.contact);
   });
 
   useSocketEvent<SettingsEvent>(companyId === null ? null : Events.settings(companyId), (event) => {

@@ -1,4 +1,5 @@
 import ChecklistIcon from "@mui/icons-material/Checklist";
+import ContactsIcon from "@mui/icons-material/ContactPhoneOutlined";
 import DashboardIcon from "@mui/icons-material/DashboardOutlined";
 import PeopleIcon from "@mui/icons-material/PeopleAltOutlined";
 import SettingsIcon from "@mui/icons-material/SettingsOutlined";
@@ -6,6 +7,7 @@ import { lazy, type ReactNode } from "react";
 import type { Access } from "../auth/permissions";
 
 const HomePage = lazy(() => import("../pages/home/HomePage"));
+const ContactsPage = lazy(() => import("../pages/contacts/ContactsPage"));
 const UsersPage = lazy(() => import("../pages/users/UsersPage"));
 const SettingsPage = lazy(() => import("../pages/settings/SettingsPage"));
 const TodoListPage = lazy(() => import("../pages/todolist/TodoListPage"));
@@ -36,6 +38,12 @@ export const appRoutes: AppRoute[] = [
     path: "/",
     element: <HomePage />,
     menu: { key: "home", labelKey: "menu.home", icon: <DashboardIcon />, access: { anyOf: ["dashboard:view"] } },
+  },
+  {
+    path: "/contacts",
+    element: <ContactsPage />,
+    access: { anyOf: ["contacts.use"] },
+    menu: { key: "contacts", labelKey: "menu.contacts", icon: <ContactsIcon /> },
   },
   {
     path: "/users",
