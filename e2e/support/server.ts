@@ -75,7 +75,11 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
 export async function api<T = unknown>(base: string, method: string, path: string, body?: unknown, token?: string): Promise<T> {
   const res = await fetch(`${base}/api/v1${path}`, {
     method,
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    // a JSON content type with no body is refused by the server, as it should be
+    headers: {
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
