@@ -1,13 +1,7 @@
 import { type ContactForm, type ContactsPage, type ContactView, normalizeNumber } from "@charla/contracts";
-import {
-  type InfiniteData,
-  type QueryClient,
-  useInfiniteQuery,
-  useMutation,
-  useQuery,
-  useQueryClient,
-} from "@tanstack/react-query";
+import { type InfiniteData, type QueryClient, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, apiBlob } from "./client";
+import { usePagedList, useRecord } from "./paged";
 
 export const contactKeys = {
   all: ["contacts"] as const,
@@ -25,21 +19,11 @@ export type ContactEvent = { action: "create" | "update"; contact: ContactView }
 export const CONTACTS_CSV_NAME = "contactos.csv";
 
 export function useContactsList(search: string) {
-  return useInfiniteQuery({
-    queryKey: contactKeys.list(search),
-    queryFn: ({ pageParam, signal }) =>
-      api<ContactsPage>("/contacts", { query: { searchParam: search, pageNumber: pageParam }, signal }),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
-  });
+  return usePagedList<ContactsPage>(contactKeys.list(search), "/contacts", search);
 }
 
 export function useContact(id: number | null) {
-  return useQuery({
-    queryKey: contactKeys.detail(id ?? 0),
-    queryFn: ({ signal }) => api<ContactView>(`/contacts/${id}`, { signal }),
-    enabled: id !== null,
-  });
+  return useRecord<ContactView>(contactKeys.detail(id ?? 0), "/contacts", id);
 }
 
 /** The server's rule: the name contains the text, or the number contains its digits. */

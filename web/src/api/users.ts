@@ -1,13 +1,7 @@
 import type { UserCreateForm, UserUpdateForm, UsersPage, UserView } from "@charla/contracts";
-import {
-  type InfiniteData,
-  type QueryClient,
-  useInfiniteQuery,
-  useMutation,
-  useQuery,
-  useQueryClient,
-} from "@tanstack/react-query";
+import { type InfiniteData, type QueryClient, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "./client";
+import { usePagedList, useRecord } from "./paged";
 
 export const userKeys = {
   all: ["users"] as const,
@@ -19,21 +13,11 @@ export const userKeys = {
 type UsersData = InfiniteData<UsersPage, number>;
 
 export function useUsersList(search: string) {
-  return useInfiniteQuery({
-    queryKey: userKeys.list(search),
-    queryFn: ({ pageParam, signal }) =>
-      api<UsersPage>("/users", { query: { searchParam: search, pageNumber: pageParam }, signal }),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
-  });
+  return usePagedList<UsersPage>(userKeys.list(search), "/users", search);
 }
 
 export function useUser(id: number | null) {
-  return useQuery({
-    queryKey: userKeys.detail(id ?? 0),
-    queryFn: ({ signal }) => api<UserView>(`/users/${id}`, { signal }),
-    enabled: id !== null,
-  });
+  return useRecord<UserView>(userKeys.detail(id ?? 0), "/users", id);
 }
 
 function matchesSearch(user: UserView, search: string): boolean {
