@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { input, launch, loginThroughUi, newPage } from "./support/browser.js";
-import { ADMIN, type RunningServer, api, apiLogin, startServer } from "./support/server.js";
+import { describe, expect, it } from "vitest";
+import { input, loginThroughUi, newPage } from "./support/browser.js";
+import { ADMIN, type RunningServer, api, apiLogin } from "./support/server.js";
+import { withServerAndBrowser } from "./support/suite.js";
 
 type Contact = { id: number; name: string; number: string; email: string; extraInfo: { name: string; value: string }[] };
 
@@ -12,13 +13,9 @@ const XSS_NAME = "<img src=x onerror=alert(1)>";
 let server: RunningServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+withServerAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 const rows = (page: Page, text: string) => page.getByTestId("contacts-row").filter({ hasText: text });

@@ -1,18 +1,15 @@
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { input, launch, loginThroughUi, newPage } from "./support/browser.js";
-import { ADMIN, type RunningServer, api, apiLogin, startServer } from "./support/server.js";
+import { describe, expect, it } from "vitest";
+import { input, loginThroughUi, newPage } from "./support/browser.js";
+import { ADMIN, type RunningServer, api, apiLogin } from "./support/server.js";
+import { withServerAndBrowser } from "./support/suite.js";
 
 let server: RunningServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+withServerAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 describe("web shell", () => {

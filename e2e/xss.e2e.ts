@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launch, loginThroughUi, newPage } from "./support/browser.js";
-import { ADMIN, type RunningServer, api, apiLogin, startServer } from "./support/server.js";
+import { describe, expect, it } from "vitest";
+import { loginThroughUi, newPage } from "./support/browser.js";
+import { ADMIN, type RunningServer, api, apiLogin } from "./support/server.js";
+import { withServerAndBrowser } from "./support/suite.js";
 
 // Every script-injection payload of the shared corpus (copied to fixtures/ so the suite runs anywhere)
 // short enough for a name (2–50 characters) becomes a user name and a company name; the shell must
@@ -15,13 +16,9 @@ const payloads = readFileSync(new URL("./fixtures/xss-payloads.txt", import.meta
 let server: RunningServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+withServerAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 describe("script injection in names", () => {
