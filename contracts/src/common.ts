@@ -8,6 +8,10 @@ export const V = {
   tooLong: "validation.tooLong",
   invalidEmail: "validation.invalidEmail",
   invalid: "validation.invalid",
+  /** New ticket without a queue (core §5: Selecione un Area). */
+  queueRequired: "validation.queueRequired",
+  /** Blank message text with no file. */
+  emptyMessage: "validation.emptyMessage",
 } as const;
 
 // Every message zod produces is an i18n key, also where a schema sets none (missing body, bad query).

@@ -280,6 +280,38 @@ const catalogue = {
     pt: "Valor não permitido para esta configuração.",
     en: "Value not allowed for this setting.",
   },
+  ERR_TICKET_ALREADY_ACCEPTED: {
+    status: 409,
+    es: "Este ticket ya fue aceptado por {{userName}}.",
+    pt: "Este ticket já foi aceito por {{userName}}.",
+    en: "This ticket was already accepted by {{userName}}.",
+  },
+  ERR_INVALID_TRANSITION: {
+    status: 400,
+    es: "El ticket no puede pasar a ese estado.",
+    pt: "O ticket não pode passar para esse status.",
+    en: "The ticket cannot move to that status.",
+  },
+  ERR_TICKET_NOT_OPEN: {
+    status: 409,
+    es: "Acepte o reabra el ticket antes de enviar mensajes.",
+    pt: "Aceite ou reabra o ticket antes de enviar mensagens.",
+    en: "Accept or reopen the ticket before sending messages.",
+  },
+  ERR_NO_MESSAGE_FOUND: {
+    status: 404,
+    es: "No se encontró el mensaje.",
+    pt: "Mensagem não encontrada.",
+    en: "Message not found.",
+  },
+  ERR_NO_NOTE_FOUND: { status: 404, es: "No se encontró la nota.", pt: "Nota não encontrada.", en: "Note not found." },
+  ERR_NO_TAG_FOUND: { status: 404, es: "No se encontró la etiqueta.", pt: "Tag não encontrada.", en: "Tag not found." },
+  ERR_TAG_NAME_EXISTS: {
+    status: 409,
+    es: "Ya existe una etiqueta con este nombre.",
+    pt: "Já existe uma tag com este nome.",
+    en: "A tag with this name already exists.",
+  },
 } satisfies Record<string, Entry>;
 
 export type ErrorCode = keyof typeof catalogue;

@@ -4,8 +4,16 @@ export const Limits = {
   password: { min: 5, max: 50 },
   email: { max: 120 },
   contactNumber: { min: 8, max: 50 },
-  noteMin: 2,
-  tagNameMin: 3,
+  note: { min: 2, max: 5000 },
+  tagName: { min: 3, max: 50 },
+  messageBody: { max: 65_536 },
+  /** Recorded audio under this size is discarded (core §5). */
+  audioMinBytes: 10_000,
+  /** Bytes of one attached file. */
+  mediaMaxBytes: 64 * 1024 * 1024,
+  ticketsPageSize: 40,
+  messagesPageSize: 20,
+  quickReplyLabel: 35,
   queueColor: { min: 3, max: 9 },
   searchMin: 3,
   pageSize: 20,

@@ -44,6 +44,16 @@ const rules = {
   "plans.manage": { profiles: "all", super: true },
   "queues.list": { profiles: "all" },
   "contacts.use": { profiles: "all" },
+  "tickets.use": { profiles: "all" },
+  "tickets.delete": { profiles: ["admin"] },
+  "tickets.transfer": { profiles: ["admin"] },
+  /** Create a ticket without a queue (core §6). */
+  "tickets.no-queue": { profiles: ["admin"] },
+  /** Read-only look at any conversation from the list (core §2). */
+  "tickets.peek": { profiles: ["admin"] },
+  "messages.sign": { profiles: ["admin"] },
+  "tags.use": { profiles: "all" },
+  "quick-messages.use": { profiles: "all" },
   "simulator.use": { profiles: ["admin"] },
   "connections.list": { profiles: "all" },
   "helps.view": { profiles: "all" },

@@ -1,4 +1,7 @@
+import { z } from "zod";
+import { DateOnly, IdSchema, V } from "./common.js";
 import type { ContactView } from "./contacts.js";
+import { Limits } from "./limits.js";
 import type { QueueRef } from "./users.js";
 
 export const TicketStatuses = ["pending", "open", "closed"] as const;
@@ -63,4 +66,181 @@ export type MessageView = {
   participantName: string | null;
   createdAt: string;
   updatedAt: string;
+};
+
+/** A JSON array of ids in a query string (core §7: `queueIds` is JSON text), or a comma list. */
+const idList = z
+  .string()
+  .trim()
+  .max(2000)
+  .optional()
+  .transform((raw, ctx) => {
+    if (!raw) return undefined;
+    let values: unknown;
+    try {
+      values = raw.startsWith("[") ? JSON.parse(raw) : raw.split(",");
+    } catch {
+      ctx.addIssue({ code: "custom", message: V.invalid });
+      return z.NEVER;
+    }
+    const parsed = z.array(IdSchema).max(500).safeParse(values);
+    if (!parsed.success) {
+      ctx.addIssue({ code: "custom", message: V.invalid });
+      return z.NEVER;
+    }
+    return parsed.data;
+  });
+
+const flag = z
+  .enum(["true", "false"])
+  .optional()
+  .transform((v) => v === "true");
+
+/** GET /tickets (core §7): every filter of the list and search tabs. */
+export const TicketListQuery = z.object({
+  searchParam: z.string().trim().max(200).optional().default(""),
+  pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
+  status: z.enum(TicketStatuses).optional(),
+  tags: idList,
+  users: idList,
+  queueIds: idList,
+  showAll: flag,
+  withUnreadMessages: flag,
+  date: DateOnly.optional(),
+  updatedAt: DateOnly.optional(),
+});
+export type TicketListQuery = z.input<typeof TicketListQuery>;
+
+export type TicketsPage = { tickets: TicketView[]; count: number; hasMore: boolean; userQueues: QueueRef[] };
+
+/** New-ticket modal (core §4, §5): a contact; a queue unless the user is admin (checked by the API). */
+export const TicketCreateForm = z.object({
+  contactId: IdSchema,
+  queueId: IdSchema.nullable().optional(),
+  whatsappId: IdSchema.nullable().optional(),
+  userId: IdSchema.nullable().optional(),
+  status: z.literal("open").optional().default("open"),
+});
+export type TicketCreateForm = z.input<typeof TicketCreateForm>;
+
+/**
+ * PUT /tickets/{id} (core §4): accept / return / resolve / reopen are status changes; a transfer sets
+ * queueId (and optionally userId, whatsappId). Fields absent are left as they are.
+ */
+export const TicketUpdateForm = z.object({
+  status: z.enum(TicketStatuses).optional(),
+  userId: IdSchema.nullable().optional(),
+  queueId: IdSchema.nullable().optional(),
+  whatsappId: IdSchema.nullable().optional(),
+  useIntegration: z.boolean().optional(),
+  promptId: IdSchema.nullable().optional(),
+  integrationId: IdSchema.nullable().optional(),
+});
+export type TicketUpdateForm = z.input<typeof TicketUpdateForm>;
+
+/** ERR_OTHER_OPEN_TICKET carries the ticket that is already open, so the modal can name or open it. */
+export type OtherOpenTicketData = {
+  ticketId: number;
+  uuid: string;
+  userId: number | null;
+  userName: string | null;
+  queueName: string | null;
+};
+
+export type ClosedTicketRecord = {
+  id: number;
+  finishedAt: string;
+  ticket: TicketView;
+  user: { id: number; name: string } | null;
+};
+export type ClosedTicketsPage = { tickets: ClosedTicketRecord[]; hasMore: boolean };
+
+/** Live ticket events (`company-{id}-ticket`). */
+export type TicketEvent =
+  | { action: "update"; ticket: TicketView }
+  | { action: "delete"; ticketId: number }
+  | { action: "updateUnread"; ticketId: number }
+  | { action: "transfer"; ticket: TicketView; toUserId: number | null };
+
+/** Live message events (`company-{id}-appMessage`). */
+export type AppMessageEvent = { action: "create" | "update"; message: MessageView; ticket: TicketView };
+
+export type MessagesPage = { messages: MessageView[]; ticket: TicketView; count: number; hasMore: boolean };
+
+/** POST /messages/{ticketId} as JSON; multipart sends `medias` files and the same fields as text. */
+export const MessageSendForm = z.object({
+  body: z.string().max(Limits.messageBody.max, V.tooLong).optional().default(""),
+  quotedMsg: z.object({ id: IdSchema }).nullable().optional(),
+  /** Admins' sign option (core §5): prefixes the text with the user's name in bold. */
+  sign: z.boolean().optional().default(false),
+  read: z.boolean().optional(),
+  fromMe: z.boolean().optional(),
+  mediaUrl: z.string().max(500).optional(),
+});
+export type MessageSendForm = z.input<typeof MessageSendForm>;
+
+export const MessagesQuery = z.object({
+  pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
+});
+
+/** Ticket note (core §5): at least 2 characters. */
+export const TicketNoteForm = z.object({
+  note: z
+    .string({ error: V.required })
+    .trim()
+    .min(1, V.required)
+    .min(Limits.note.min, V.tooShort)
+    .max(Limits.note.max, V.tooLong),
+  ticketId: IdSchema,
+  contactId: IdSchema,
+});
+export type TicketNoteForm = z.input<typeof TicketNoteForm>;
+
+export const TicketNoteListQuery = z.object({ ticketId: IdSchema.optional(), contactId: IdSchema });
+
+export type TicketNoteView = {
+  id: number;
+  note: string;
+  ticketId: number;
+  contactId: number;
+  user: { id: number; name: string } | null;
+  createdAt: string;
+};
+
+/** POST /tags/sync: the complete set of tags of a ticket. */
+export const TagsSyncForm = z.object({
+  ticketId: IdSchema,
+  tags: z.array(z.object({ id: IdSchema })).max(100),
+});
+export type TagsSyncForm = z.input<typeof TagsSyncForm>;
+
+/** Tag form (core §5): name at least 3 characters (Obligatorio / Mensaje muy corto). */
+export const TagForm = z.object({
+  name: z
+    .string({ error: V.required })
+    .trim()
+    .min(1, V.required)
+    .min(Limits.tagName.min, V.tooShort)
+    .max(Limits.tagName.max, V.tooLong),
+  color: z
+    .string()
+    .trim()
+    .regex(/^#[0-9a-fA-F]{3,8}$/, V.invalid)
+    .optional()
+    .default("#5C59A0"),
+  kanban: z
+    .union([z.literal(0), z.literal(1)])
+    .optional()
+    .default(0),
+});
+export type TagForm = z.input<typeof TagForm>;
+
+export type TagView = TagRef & { kanban: number; ticketsCount: number; userId: number | null };
+
+export type QuickMessageView = {
+  id: number;
+  shortcode: string;
+  message: string;
+  mediaUrl: string | null;
+  mediaName: string | null;
 };

@@ -15,6 +15,11 @@ import { authRoutes } from "./modules/auth/routes.js";
 import { TokenService } from "./modules/auth/tokens.js";
 import { companiesRoutes } from "./modules/companies/routes.js";
 import { contactsRoutes } from "./modules/contacts/routes.js";
+import { messagesRoutes } from "./modules/messages/routes.js";
+import { notesRoutes } from "./modules/notes/routes.js";
+import { quickMessagesRoutes } from "./modules/quick-messages/routes.js";
+import { tagsRoutes } from "./modules/tags/routes.js";
+import { ticketsRoutes } from "./modules/tickets/routes.js";
 import { simulatorRoutes } from "./modules/simulator/routes.js";
 import { plansRoutes } from "./modules/plans/routes.js";
 import { queuesRoutes } from "./modules/queues/routes.js";
@@ -62,6 +67,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     realtime,
     storage: new Storage(config.dataDir),
     sessions: null as unknown as Sessions,
+    log: app.log,
   };
   // drivers call back into the pipeline with these same services
   services.sessions = new Sessions(services);
@@ -92,6 +98,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       await api.register(whatsappsRoutes);
       await api.register(contactsRoutes);
       await api.register(simulatorRoutes);
+      await api.register(ticketsRoutes);
+      await api.register(messagesRoutes);
+      await api.register(notesRoutes);
+      await api.register(tagsRoutes);
+      await api.register(quickMessagesRoutes);
     },
     { prefix: "/api/v1" },
   );

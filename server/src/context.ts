@@ -29,6 +29,7 @@ export type Services = {
   storage: Storage;
   /** Live channel drivers of this process. */
   sessions: Sessions;
+  log: FastifyBaseLogger;
 };
 
-export type RequestCtx = Services & { user: Principal; companyId: number; log: FastifyBaseLogger };
+export type RequestCtx = Services & { user: Principal; companyId: number };

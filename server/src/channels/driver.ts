@@ -41,7 +41,7 @@ export type InboundMessage = {
   ignorable?: boolean;
 };
 
-export type SendOptions = { quotedChannelId?: string };
+export type SendOptions = { quotedChannelId?: string /** The number is a group id. */; isGroup?: boolean };
 export type Sent = { channelId: string; timestamp: Date };
 
 /** What a session tells Charla. Each handler may be called again for the same event (replays). */
@@ -59,8 +59,8 @@ export interface ChannelDriver {
   disconnect(): Promise<void>;
   sendText(number: string, body: string, opts?: SendOptions): Promise<Sent>;
   sendMedia(number: string, media: MediaPayload & { caption?: string }, opts?: SendOptions): Promise<Sent>;
-  deleteForEveryone(number: string, channelId: string, fromMe: boolean): Promise<void>;
-  markRead(number: string, channelIds: string[]): Promise<void>;
+  deleteForEveryone(number: string, channelId: string, fromMe: boolean, opts?: SendOptions): Promise<void>;
+  markRead(number: string, channelIds: string[], opts?: SendOptions): Promise<void>;
   profilePicture(number: string): Promise<string | null>;
   /** The WhatsApp-normalised number when it has an account, else null. */
   checkNumber(number: string): Promise<string | null>;

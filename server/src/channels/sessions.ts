@@ -1,10 +1,13 @@
 import { Events } from "@charla/contracts";
-import { and, eq } from "drizzle-orm";
+import { and, eq, lt, sql } from "drizzle-orm";
 import type { Services } from "../context.js";
 import { messages, whatsapps } from "../db/schema/index.js";
+import { publishMessageUpdate } from "../modules/messages/broadcast.js";
 import { handleInbound } from "../pipeline/inbound.js";
 import { type ChannelDriver, type ChannelEvents, driverFactory, registerDriver } from "./driver.js";
 import { SimulatorDriver } from "./simulator/driver.js";
+
+const EARLY_ACK_TTL_MS = 60_000;
 
 registerDriver("simulator", (ctx) => new SimulatorDriver(ctx));
 
@@ -16,7 +19,25 @@ export class Sessions {
   private readonly drivers = new Map<number, { companyId: number; driver: ChannelDriver }>();
   private readonly starting = new Map<string, Promise<ChannelDriver | null>>();
 
+  /** Acks that arrived before the sent message's row was written (channel id → ack, time). */
+  private readonly earlyAcks = new Map<string, { ack: number; at: number }>();
+
   constructor(private readonly s: Services) {}
+
+  private rememberEarlyAck(whatsappId: number, channelId: string, ack: number) {
+    const now = Date.now();
+    for (const [key, value] of this.earlyAcks) if (now - value.at > EARLY_ACK_TTL_MS) this.earlyAcks.delete(key);
+    const key = `${whatsappId}:${channelId}`;
+    this.earlyAcks.set(key, { ack: Math.max(ack, this.earlyAcks.get(key)?.ack ?? 0), at: now });
+  }
+
+  /** The highest ack seen for a message before its row existed, consumed once. */
+  takeEarlyAck(whatsappId: number | null, channelId: string): number | null {
+    const key = `${whatsappId}:${channelId}`;
+    const early = this.earlyAcks.get(key);
+    this.earlyAcks.delete(key);
+    return early?.ack ?? null;
+  }
 
   /** The connection's driver, started on first use. */
   async driverFor(companyId: number, whatsappId: number): Promise<ChannelDriver | null> {
@@ -60,15 +81,31 @@ export class Sessions {
       message: async (msg) => {
         await handleInbound(s, { companyId, whatsappId }, msg);
       },
-      // TODO(#3): broadcast ack, revoke and edit changes to the ticket's audience
+      // acks only move up; one that overtakes the row it belongs to waits in earlyAcks
       ack: async (channelId, ack) => {
-        await s.db.update(messages).set({ ack, updatedAt: new Date() }).where(own(channelId));
+        const rows = await s.db
+          .update(messages)
+          .set({ ack: sql`greatest(${messages.ack}, ${ack})`, updatedAt: new Date() })
+          .where(and(own(channelId), lt(messages.ack, ack)))
+          .returning();
+        if (rows.length) await publishMessageUpdate(s, companyId, rows);
+        else this.rememberEarlyAck(whatsappId, channelId, ack);
       },
       revoked: async (channelId) => {
-        await s.db.update(messages).set({ isDeleted: true, updatedAt: new Date() }).where(own(channelId));
+        const rows = await s.db
+          .update(messages)
+          .set({ isDeleted: true, updatedAt: new Date() })
+          .where(and(own(channelId), eq(messages.isDeleted, false)))
+          .returning();
+        await publishMessageUpdate(s, companyId, rows);
       },
       edited: async (channelId, body) => {
-        await s.db.update(messages).set({ body, isEdited: true, updatedAt: new Date() }).where(own(channelId));
+        const rows = await s.db
+          .update(messages)
+          .set({ body, isEdited: true, updatedAt: new Date() })
+          .where(own(channelId))
+          .returning();
+        await publishMessageUpdate(s, companyId, rows);
       },
       status: async (status) => {
         const [row] = await s.db

@@ -5,6 +5,7 @@ import {
   contacts,
   messages,
   queues,
+  quickMessages,
   settings,
   tags,
   ticketNotes,
@@ -91,6 +92,7 @@ export function scoped(db: Db | Tx, companyId: number) {
     messages: tenantTable(db, messages, companyId),
     ticketNotes: tenantTable(db, ticketNotes, companyId),
     tags: tenantTable(db, tags, companyId),
+    quickMessages: tenantTable(db, quickMessages, companyId),
     ticketTags: {
       table: ticketTags,
       where: (...c: (SQL | undefined)[]) => and(eq(ticketTags.companyId, companyId), ...c) as SQL,

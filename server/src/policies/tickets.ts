@@ -1,9 +1,9 @@
-import { eq, inArray, ne, or } from "drizzle-orm";
+import { type SQL, eq, inArray, isNull, ne, or } from "drizzle-orm";
 import type { Scoped } from "../db/scoped.js";
-import { userQueues, users } from "../db/schema/index.js";
+import { tickets, userQueues, users } from "../db/schema/index.js";
 
 type TicketFacts = { userId: number | null; queueId: number | null };
-type Viewer = { id: number; profile: string; super: boolean; allTicket: string; queueIds: number[] };
+export type Viewer = { id: number; profile: string; super: boolean; allTicket: string; queueIds: number[] };
 
 /**
  * Who may see a ticket (core §6): staff see every ticket of their company; an agent sees tickets
@@ -39,4 +39,14 @@ export async function ticketAudience(q: Scoped, t: TicketFacts): Promise<number[
       ),
     );
   return rows.map((r) => r.id);
+}
+
+/** canSeeTicket as a condition on the tickets table, for lists and lookups. */
+export function visibleTickets(viewer: Viewer): SQL | undefined {
+  if (viewer.super || viewer.profile !== "user") return undefined;
+  return or(
+    eq(tickets.userId, viewer.id),
+    viewer.queueIds.length ? inArray(tickets.queueId, viewer.queueIds) : undefined,
+    viewer.allTicket === "enable" ? isNull(tickets.queueId) : undefined,
+  );
 }

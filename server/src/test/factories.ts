@@ -1,8 +1,20 @@
-import { randomUUID } from "node:crypto";
+import { randomInt, randomUUID } from "node:crypto";
 import type { Profile } from "@charla/contracts";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance, InjectOptions } from "fastify";
-import { companies, contacts, plans, queues, users, whatsapps } from "../db/schema/index.js";
+import {
+  companies,
+  contacts,
+  messages,
+  plans,
+  queues,
+  tags,
+  tickets,
+  ticketTracking,
+  userQueues,
+  users,
+  whatsapps,
+} from "../db/schema/index.js";
 import { hashPassword } from "../modules/auth/service.js";
 import { seedCompanySettings } from "../modules/companies/service.js";
 
@@ -123,9 +135,56 @@ export async function buildContact(app: FastifyInstance, companyId: number, valu
     .values({
       companyId,
       name: `Cliente ${uid()}`,
-      number: `55${Date.now() % 1e9}${Math.floor(Math.random() * 1000)}`,
+      number: `55${randomInt(1e9, 1e10)}${randomInt(100, 1000)}`,
       ...values,
     })
     .returning();
   return c;
+}
+
+export async function buildTicket(
+  app: FastifyInstance,
+  companyId: number,
+  values: Partial<typeof tickets.$inferInsert> & { contactId: number },
+) {
+  const [t] = await app.charla.db
+    .insert(tickets)
+    .values({ companyId, status: "pending", ...values })
+    .returning();
+  await app.charla.db
+    .insert(ticketTracking)
+    .values({ companyId, ticketId: t.id, whatsappId: t.whatsappId, queuedAt: new Date() });
+  return t;
+}
+
+export async function buildMessage(
+  app: FastifyInstance,
+  ticket: { id: number; companyId: number; contactId: number; whatsappId: number | null },
+  values: Partial<typeof messages.$inferInsert> = {},
+) {
+  const [m] = await app.charla.db
+    .insert(messages)
+    .values({
+      companyId: ticket.companyId,
+      ticketId: ticket.id,
+      contactId: ticket.contactId,
+      whatsappId: ticket.whatsappId,
+      channelId: `test-${uid()}`,
+      body: `Mensaje ${uid()}`,
+      ...values,
+    })
+    .returning();
+  return m;
+}
+
+export async function buildTag(app: FastifyInstance, companyId: number, values: Partial<typeof tags.$inferInsert> = {}) {
+  const [t] = await app.charla.db
+    .insert(tags)
+    .values({ companyId, name: `Etiqueta ${uid()}`, ...values })
+    .returning();
+  return t;
+}
+
+export async function addUserQueue(app: FastifyInstance, companyId: number, userId: number, queueId: number) {
+  await app.charla.db.insert(userQueues).values({ companyId, userId, queueId });
 }

@@ -7,3 +7,4 @@ export * from "./settings.js";
 export * from "./users.js";
 export * from "./whatsapps.js";
 export * from "./tickets.js";
+export * from "./quick-messages.js";

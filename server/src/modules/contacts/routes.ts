@@ -6,7 +6,10 @@ import { scoped } from "../../db/scoped.js";
 import { found } from "../../lib/app-error.js";
 import { csvRows } from "./csv.js";
 import { exportContacts, findContactView, listContacts, pageContacts } from "./queries.js";
-import { createContact, deleteContact, updateContact } from "./service.js";
+import { createContact, deleteContact, importContacts, updateContact } from "./service.js";
+import { IdSchema } from "@charla/contracts";
+
+const ImportBody = z.object({ whatsappId: IdSchema.optional() }).optional();
 
 const ListQuery = z.object({ searchParam: z.string().trim().max(200).optional().default("") });
 
@@ -29,6 +32,9 @@ export async function contactsRoutes(app: FastifyInstance) {
       .type("text/csv; charset=utf-8")
       .send(`\ufeff${chunks.join("\r\n")}\r\n`);
   });
+  r.post("/contacts/import", { schema: { body: ImportBody }, config: { permission: "contacts.use" } }, (req) =>
+    importContacts(req.ctx, req.body?.whatsappId),
+  );
   r.get("/contacts/:id", { schema: { params: IdParams }, config: { permission: "contacts.use" } }, async (req) =>
     found(await findContactView(q(req), req.params.id), "ERR_NO_CONTACT_FOUND"),
   );

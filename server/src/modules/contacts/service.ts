@@ -1,13 +1,13 @@
-import { type ContactForm, type ContactView, Events } from "@charla/contracts";
+import { type ContactForm, type ContactView, Events, normalizeNumber } from "@charla/contracts";
 import { eq, ne } from "drizzle-orm";
 import type { z } from "zod";
 import type { RequestCtx } from "../../context.js";
 import { type Scoped, scoped } from "../../db/scoped.js";
-import { contacts } from "../../db/schema/index.js";
+import { contacts, whatsapps } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { PG_UNIQUE_VIOLATION, pgErrorCode } from "../../lib/pg-errors.js";
-import { findContactView } from "./queries.js";
+import { findContactView, presentContacts } from "./queries.js";
 
 type Input = z.output<typeof ContactForm>;
 
@@ -65,4 +65,45 @@ export async function deleteContact(ctx: RequestCtx, id: number): Promise<void> 
   const q = scoped(ctx.db, ctx.companyId);
   if (!(await q.contacts.delete(id))) throw new AppError("ERR_NO_CONTACT_FOUND");
   emit(ctx, { action: "delete", contactId: id });
+}
+
+/**
+ * The connection's address book as contacts (the default connection's unless one is named); numbers
+ * already present are left as they are.
+ */
+export async function importContacts(
+  ctx: RequestCtx,
+  whatsappId: number | undefined,
+): Promise<{ imported: number; existing: number }> {
+  const q = scoped(ctx.db, ctx.companyId);
+  const [wa] = await q.db
+    .select({ id: whatsapps.id })
+    .from(whatsapps)
+    .where(q.whatsapps.where(whatsappId ? eq(whatsapps.id, whatsappId) : eq(whatsapps.isDefault, true)))
+    .limit(1);
+  if (!wa) throw new AppError(whatsappId ? "ERR_NO_WAPP_FOUND" : "ERR_NO_DEF_WAPP_FOUND");
+  const driver = await ctx.sessions.driverFor(ctx.companyId, wa.id);
+  if (!driver) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+  let book: { name: string; number: string }[];
+  try {
+    book = await driver.contactsBook();
+  } catch {
+    throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+  }
+  const rows = book
+    .map((c) => ({ name: c.name.trim().slice(0, 50) || normalizeNumber(c.number), number: normalizeNumber(c.number) }))
+    .filter((c) => c.number.length >= 8 && c.number.length <= 50);
+  const unique = [...new Map(rows.map((c) => [c.number, c])).values()];
+  const inserted = unique.length
+    ? await ctx.db
+        .insert(contacts)
+        .values(unique.map((c) => ({ ...c, companyId: ctx.companyId, whatsappId: wa.id })))
+        .onConflictDoNothing()
+        .returning()
+    : [];
+  if (inserted.length) {
+    const views = await presentContacts(q, inserted);
+    for (const contact of views) emit(ctx, { action: "create", contact });
+  }
+  return { imported: inserted.length, existing: unique.length - inserted.length };
 }

@@ -8,7 +8,13 @@ export async function whatsappsRoutes(app: FastifyInstance) {
   app.get("/whatsapp", { config: { permission: "connections.list" } }, async (req) => {
     const q = scoped(req.ctx.db, req.ctx.companyId);
     return q.db
-      .select({ id: whatsapps.id, name: whatsapps.name, status: whatsapps.status, isDefault: whatsapps.isDefault })
+      .select({
+        id: whatsapps.id,
+        name: whatsapps.name,
+        status: whatsapps.status,
+        isDefault: whatsapps.isDefault,
+        provider: whatsapps.provider,
+      })
       .from(whatsapps)
       .where(q.whatsapps.where())
       .orderBy(asc(whatsapps.name));

@@ -7,10 +7,13 @@ import {
   buildUser,
   buildWhatsapp,
   buildContact,
+  buildMessage,
+  buildTicket,
   login,
   type Session,
   setUserFlag,
 } from "../factories.js";
+import { ticketNotes } from "../../db/schema/index.js";
 import { fillParams, sampleOf } from "./samples.js";
 
 /**
@@ -34,6 +37,12 @@ beforeAll(async () => {
   const wa = await buildWhatsapp(t.app, a.id, { name: `Conn ${a.name}` });
   const contact = await buildContact(t.app, a.id, { name: `Cliente ${a.name}`, number: `5215${Date.now() % 1e8}` });
   await setUserFlag(t.app, aUser.id, { whatsappId: wa.id });
+  const ticket = await buildTicket(t.app, a.id, { contactId: contact.id, whatsappId: wa.id, lastMessage: `Último ${a.name}` });
+  const message = await buildMessage(t.app, ticket, { body: `Secreto ${a.name}`, fromMe: true, mediaPath: "media/x.txt" });
+  const [note] = await t.app.charla.db
+    .insert(ticketNotes)
+    .values({ companyId: a.id, ticketId: ticket.id, contactId: contact.id, note: `Nota ${a.name}` })
+    .returning();
   aIds = {
     users: aUser.id,
     "users-company": aUser.id,
@@ -44,8 +53,13 @@ beforeAll(async () => {
     contacts: contact.id,
     simulator: wa.id,
     settings: "userRating",
+    tickets: ticket.id,
+    "tickets:uuid": ticket.uuid,
+    "messages:ticketId": ticket.id,
+    "messages:id": message.id,
+    "ticket-notes": note.id,
   };
-  markers = [aUser.email, aUser.name, a.name, queue.name, wa.name, a.admin.email, contact.name, contact.number];
+  markers = [aUser.email, aUser.name, a.name, queue.name, wa.name, a.admin.email, contact.name, contact.number, ticket.uuid];
 });
 afterAll(() => t.close());
 
@@ -58,7 +72,7 @@ describe("cross-tenant walk", () => {
     for (const route of routes) {
       const unmapped: string[] = [];
       const url = fillParams(route.url, (name, resource) => {
-        const v = aIds[resource];
+        const v = aIds[`${resource}:${name}`] ?? aIds[resource];
         if (v === undefined) unmapped.push(`${name} of ${resource}`);
         return String(v ?? 1);
       });

@@ -1,0 +1,201 @@
+import { extname } from "node:path";
+import { IdParams, Limits, MessageSendForm, MessagesQuery, type MessagesPage, type MessageView, V, can } from "@charla/contracts";
+import { count, desc, eq } from "drizzle-orm";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { MediaPayload } from "../../channels/driver.js";
+import { toCount } from "../../db/client.js";
+import { scoped } from "../../db/scoped.js";
+import { messages } from "../../db/schema/index.js";
+import { AppError, found } from "../../lib/app-error.js";
+import { ticketView, visibleTicket } from "../tickets/queries.js";
+import { isStaff, loadViewer } from "../tickets/viewer.js";
+import { publishMessageUpdate } from "./broadcast.js";
+import { presentMessages } from "./presenter.js";
+import { markTicketRead } from "./read.js";
+import { driverOfTicket, sendToTicket } from "./send.js";
+
+const TicketParams = z.object({ ticketId: IdParams.shape.id });
+const PageQuery = MessagesQuery.extend({ peek: z.enum(["true", "false"]).optional() });
+
+const tenant = (req: FastifyRequest) => scoped(req.ctx.db, req.ctx.companyId);
+
+/** Media types a browser could run if it opened them directly: always served as downloads. */
+const INLINE_TYPES: Record<string, string> = {
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".png": "image/png",
+  ".webp": "image/webp",
+  ".gif": "image/gif",
+  ".ogg": "audio/ogg",
+  ".mp3": "audio/mpeg",
+  ".m4a": "audio/mp4",
+  ".mp4": "video/mp4",
+  ".pdf": "application/pdf",
+};
+
+type Draft = { body: string; quotedId: number | null; sign: boolean; files: MediaPayload[] };
+
+/** JSON `MessageSendForm`, or multipart with `medias` files and the same fields as text. */
+async function readDraft(req: FastifyRequest): Promise<Draft> {
+  if (!req.isMultipart()) {
+    const parsed = MessageSendForm.safeParse(req.body ?? {});
+    if (!parsed.success)
+      throw new AppError("ERR_VALIDATION", {
+        issues: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
+      });
+    return { body: parsed.data.body, quotedId: parsed.data.quotedMsg?.id ?? null, sign: parsed.data.sign, files: [] };
+  }
+  const fields: Record<string, string> = {};
+  const files: MediaPayload[] = [];
+  try {
+    for await (const part of req.parts({ limits: { fileSize: req.ctx.config.maxUploadBytes, files: 10 } })) {
+      if (part.type === "file") {
+        if (part.fieldname !== "medias") {
+          await part.toBuffer();
+          continue;
+        }
+        const data = await part.toBuffer();
+        if (part.file.truncated) throw new AppError("ERR_FILE_TOO_LARGE");
+        files.push({ data, mimetype: part.mimetype || "application/octet-stream", fileName: part.filename || "file" });
+      } else if (typeof part.value === "string") {
+        fields[part.fieldname] = part.value;
+      }
+    }
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    const code = (err as { code?: string }).code;
+    throw new AppError(code === "FST_REQ_FILE_TOO_LARGE" ? "ERR_FILE_TOO_LARGE" : "ERR_BAD_REQUEST");
+  }
+  let quoted: unknown = null;
+  try {
+    quoted = fields.quotedMsg ? JSON.parse(fields.quotedMsg) : null;
+  } catch {
+    throw new AppError("ERR_VALIDATION", { issues: [{ path: "quotedMsg", message: V.invalid }] });
+  }
+  const parsed = MessageSendForm.safeParse({ body: fields.body ?? "", quotedMsg: quoted, sign: fields.sign === "true" });
+  if (!parsed.success)
+    throw new AppError("ERR_VALIDATION", {
+      issues: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
+    });
+  return { body: parsed.data.body, quotedId: parsed.data.quotedMsg?.id ?? null, sign: parsed.data.sign, files };
+}
+
+export async function messagesRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const use = { permission: "tickets.use" } as const;
+
+  /** Newest first, 20 a page; opening page 1 (not a peek) marks the ticket read. */
+  r.get(
+    "/messages/:ticketId",
+    { schema: { params: TicketParams, querystring: PageQuery }, config: use },
+    async (req): Promise<MessagesPage> => {
+      const q = tenant(req);
+      let ticket = await visibleTicket(q, await loadViewer(q, req.ctx.user), { id: req.params.ticketId });
+      const size = Limits.messagesPageSize;
+      const offset = (req.query.pageNumber - 1) * size;
+      const where = q.messages.where(eq(messages.ticketId, ticket.id));
+      const [rows, [{ n }]] = await Promise.all([
+        q.db.select().from(messages).where(where).orderBy(desc(messages.createdAt), desc(messages.id)).limit(size).offset(offset),
+        q.db.select({ n: count() }).from(messages).where(where),
+      ]);
+      if (req.query.pageNumber === 1 && req.query.peek !== "true") ticket = await markTicketRead(req.ctx, ticket);
+      const total = toCount(n);
+      return {
+        messages: await presentMessages(q, rows),
+        ticket: await ticketView(q, ticket),
+        count: total,
+        hasMore: total > offset + rows.length,
+      };
+    },
+  );
+
+  /** An agent's answer: text, or one message per file (the text is the first file's caption). */
+  r.post(
+    "/messages/:ticketId",
+    { schema: { params: TicketParams }, config: use, bodyLimit: 1024 * 1024 },
+    async (req, reply): Promise<MessageView[]> => {
+      const draft = await readDraft(req);
+      const q = tenant(req);
+      const viewer = await loadViewer(q, req.ctx.user);
+      const ticket = await visibleTicket(q, viewer, { id: req.params.ticketId });
+      if (ticket.status !== "open" || (ticket.userId !== viewer.id && !isStaff(viewer)))
+        throw new AppError("ERR_TICKET_NOT_OPEN");
+      const text = draft.body.trim();
+      if (!text && draft.files.length === 0)
+        throw new AppError("ERR_VALIDATION", { issues: [{ path: "body", message: V.emptyMessage }] });
+      const quoted = draft.quotedId ? found(await q.messages.findById(draft.quotedId), "ERR_NO_MESSAGE_FOUND") : null;
+      if (quoted && quoted.ticketId !== ticket.id && quoted.contactId !== ticket.contactId)
+        throw new AppError("ERR_NO_MESSAGE_FOUND");
+      const signed =
+        text &&
+        draft.sign &&
+        can({ profile: req.ctx.user.profile, super: req.ctx.user.super, plan: req.ctx.user.plan }, "messages.sign")
+          ? `*${req.ctx.user.name}*\n${draft.body}`
+          : draft.body;
+      const sent: MessageView[] = [];
+      if (draft.files.length === 0) {
+        sent.push(await sendToTicket(req.ctx, req.ctx.companyId, ticket, { body: signed, quoted, userId: viewer.id }));
+      } else {
+        for (const [i, media] of draft.files.entries()) {
+          sent.push(
+            await sendToTicket(req.ctx, req.ctx.companyId, ticket, {
+              body: i === 0 ? (text ? signed : "") : "",
+              media,
+              quoted: i === 0 ? quoted : null,
+              userId: viewer.id,
+            }),
+          );
+        }
+      }
+      return reply.status(201).send(sent);
+    },
+  );
+
+  /** Own messages only (core §6), deleted for everyone on the phone; the row stays, marked deleted. */
+  r.delete("/messages/:id", { schema: { params: IdParams }, config: use }, async (req, reply) => {
+    const q = tenant(req);
+    const viewer = await loadViewer(q, req.ctx.user);
+    const message = found(await q.messages.findById(req.params.id), "ERR_NO_MESSAGE_FOUND");
+    const ticket = await visibleTicket(q, viewer, { id: message.ticketId }).catch(() => {
+      throw new AppError("ERR_NO_MESSAGE_FOUND");
+    });
+    if (!message.fromMe || message.isDeleted) throw new AppError("ERR_DELETE_WAPP_MSG");
+    if (message.channelId) {
+      const driver = await driverOfTicket(req.ctx, req.ctx.companyId, { whatsappId: message.whatsappId ?? ticket.whatsappId });
+      const contact = found(await q.contacts.findById(ticket.contactId), "ERR_NO_CONTACT_FOUND");
+      try {
+        await driver.deleteForEveryone(contact.number, message.channelId, true, { isGroup: contact.isGroup });
+      } catch {
+        throw new AppError("ERR_DELETE_WAPP_MSG");
+      }
+    }
+    const updated = await q.messages.update(message.id, { isDeleted: true });
+    if (updated) {
+      await publishMessageUpdate(req.ctx, req.ctx.companyId, [updated]);
+    }
+    return reply.status(204).send();
+  });
+
+  /** The file of a message, to users of the owning company who may see its ticket. */
+  r.get("/messages/:id/media", { schema: { params: IdParams }, config: use }, async (req, reply) => {
+    const q = tenant(req);
+    const message = found(await q.messages.findById(req.params.id), "ERR_NO_MESSAGE_FOUND");
+    await visibleTicket(q, await loadViewer(q, req.ctx.user), { id: message.ticketId }).catch(() => {
+      throw new AppError("ERR_NO_MESSAGE_FOUND");
+    });
+    if (!message.mediaPath) throw new AppError("ERR_NO_MESSAGE_FOUND");
+    const data = await req.ctx.storage.read(req.ctx.companyId, message.mediaPath).catch(() => {
+      throw new AppError("ERR_NO_MESSAGE_FOUND");
+    });
+    const type = INLINE_TYPES[extname(message.mediaPath).toLowerCase()];
+    const name = (message.mediaName || `file${extname(message.mediaPath)}`).replace(/["\\\r\n]/g, "_");
+    return reply
+      .header("x-content-type-options", "nosniff")
+      .header("cache-control", "private, max-age=3600")
+      .header("content-disposition", `${type ? "inline" : "attachment"}; filename*=UTF-8''${encodeURIComponent(name)}`)
+      .type(type ?? "application/octet-stream")
+      .send(data);
+  });
+}

@@ -1,0 +1,36 @@
+import { Events, type TicketView } from "@charla/contracts";
+import type { Services } from "../../context.js";
+import type { Scoped } from "../../db/scoped.js";
+import type { tickets } from "../../db/schema/index.js";
+import { ticketAudience } from "../../policies/tickets.js";
+import { presentTickets } from "./presenter.js";
+
+type TicketRow = typeof tickets.$inferSelect;
+type Facts = Pick<TicketRow, "userId" | "queueId">;
+
+/**
+ * What to tell whom after a ticket changed: `update` to everyone who may see it now, `delete` to those
+ * who could see it before and no longer can (their lists drop it). Computed inside the transaction,
+ * emitted after commit by the returned function.
+ */
+export async function ticketChangeBroadcast(
+  s: Services,
+  q: Scoped,
+  before: Facts | null,
+  after: TicketRow,
+): Promise<{ view: TicketView; emit: () => void }> {
+  const [[view], now, then] = await Promise.all([
+    presentTickets(q, [after]),
+    ticketAudience(q, after),
+    before ? ticketAudience(q, before) : Promise.resolve([]),
+  ]);
+  const lost = then.filter((id) => !now.includes(id));
+  return {
+    view,
+    emit: () => {
+      s.realtime.toUsers(q.companyId, now).emit(Events.ticket(q.companyId), { action: "update", ticket: view });
+      if (lost.length)
+        s.realtime.toUsers(q.companyId, lost).emit(Events.ticket(q.companyId), { action: "delete", ticketId: after.id });
+    },
+  };
+}

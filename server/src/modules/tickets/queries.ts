@@ -1,0 +1,119 @@
+import { Limits, type QueueRef, type TicketListQuery, type TicketView, normalizeNumber } from "@charla/contracts";
+import { type SQL, and, asc, count, desc, eq, exists, gte, ilike, inArray, isNull, like, lt, or, sql } from "drizzle-orm";
+import type { z } from "zod";
+import { toCount } from "../../db/client.js";
+import type { Scoped } from "../../db/scoped.js";
+import { contacts, queues, tickets, ticketTags } from "../../db/schema/index.js";
+import { AppError } from "../../lib/app-error.js";
+import { escapeLike } from "../../lib/like.js";
+import { canSeeTicket, visibleTickets } from "../../policies/tickets.js";
+import { presentTickets } from "./presenter.js";
+import { isStaff, type Viewer } from "./viewer.js";
+
+type ListQuery = z.output<typeof import("@charla/contracts").TicketListQuery>;
+type TicketRow = typeof tickets.$inferSelect;
+
+const dayRange = (column: typeof tickets.createdAt | typeof tickets.updatedAt, day: string) => {
+  const start = new Date(`${day}T00:00:00.000Z`);
+  if (Number.isNaN(start.getTime()))
+    throw new AppError("ERR_VALIDATION", { issues: [{ path: "date", message: "validation.invalid" }] });
+  return and(gte(column, start), lt(column, new Date(start.getTime() + 86_400_000)));
+};
+
+/** Contact name, number digits or last message contain the text. */
+function searchCondition(q: Scoped, search: string): SQL | undefined {
+  if (!search) return undefined;
+  const text = `%${escapeLike(search)}%`;
+  const digits = normalizeNumber(search);
+  const contactMatches = q.db
+    .select({ one: sql`1` })
+    .from(contacts)
+    .where(
+      and(
+        eq(contacts.companyId, q.companyId),
+        eq(contacts.id, tickets.contactId),
+        or(ilike(contacts.name, text), digits ? like(contacts.number, `%${digits}%`) : undefined),
+      ),
+    );
+  return or(exists(contactMatches), ilike(tickets.lastMessage, text));
+}
+
+/** Tickets carrying every one of the tags. */
+function tagsCondition(q: Scoped, tagIds: number[]): SQL | undefined {
+  if (!tagIds.length) return undefined;
+  const tagged = q.db
+    .select({ ticketId: ticketTags.ticketId })
+    .from(ticketTags)
+    .where(q.ticketTags.where(inArray(ticketTags.tagId, tagIds)))
+    .groupBy(ticketTags.ticketId)
+    .having(sql`count(distinct ${ticketTags.tagId}) = ${tagIds.length}`);
+  return inArray(tickets.id, tagged);
+}
+
+/**
+ * The list's conditions (core §6, §7): what the viewer may see, then the tab, then the filters.
+ * The open tab shows only the viewer's own tickets unless staff ask for all.
+ */
+export function listConditions(q: Scoped, viewer: Viewer, f: ListQuery): SQL {
+  const showAll = f.showAll && isStaff(viewer);
+  const queueFilter = f.queueIds?.length
+    ? or(
+        inArray(tickets.queueId, isStaff(viewer) ? f.queueIds : f.queueIds.filter((id) => viewer.queueIds.includes(id))),
+        isNull(tickets.queueId),
+        eq(tickets.userId, viewer.id),
+      )
+    : undefined;
+  return q.tickets.where(
+    visibleTickets(viewer),
+    f.status ? eq(tickets.status, f.status) : undefined,
+    f.status === "open" && !showAll ? eq(tickets.userId, viewer.id) : undefined,
+    queueFilter,
+    f.users?.length ? inArray(tickets.userId, f.users) : undefined,
+    tagsCondition(q, f.tags ?? []),
+    f.withUnreadMessages ? sql`${tickets.unreadMessages} > 0` : undefined,
+    f.date ? dayRange(tickets.createdAt, f.date) : undefined,
+    f.updatedAt ? dayRange(tickets.updatedAt, f.updatedAt) : undefined,
+    searchCondition(q, f.searchParam),
+  );
+}
+
+/** The queues the viewer may filter on: an agent's own, every queue for staff. */
+export async function filterQueues(q: Scoped, viewer: Viewer): Promise<QueueRef[]> {
+  if (!isStaff(viewer) && viewer.queueIds.length === 0) return [];
+  return q.db
+    .select({ id: queues.id, name: queues.name, color: queues.color })
+    .from(queues)
+    .where(q.queues.where(isStaff(viewer) ? undefined : inArray(queues.id, viewer.queueIds)))
+    .orderBy(asc(queues.orderQueue), asc(queues.name));
+}
+
+export async function pageTickets(q: Scoped, viewer: Viewer, f: ListQuery) {
+  const where = listConditions(q, viewer, f);
+  const size = Limits.ticketsPageSize;
+  const offset = (f.pageNumber - 1) * size;
+  const [rows, [{ n }], userQueues] = await Promise.all([
+    q.db.select().from(tickets).where(where).orderBy(desc(tickets.updatedAt), desc(tickets.id)).limit(size).offset(offset),
+    q.db.select({ n: count() }).from(tickets).where(where),
+    f.pageNumber === 1 ? filterQueues(q, viewer) : Promise.resolve([]),
+  ]);
+  const total = toCount(n);
+  return { tickets: await presentTickets(q, rows), count: total, hasMore: total > offset + rows.length, userQueues };
+}
+
+/** A ticket the viewer may see, else 404 (foreign ids included). */
+export async function visibleTicket(q: Scoped, viewer: Viewer, by: { id: number } | { uuid: string }): Promise<TicketRow> {
+  const [row] = await q.db
+    .select()
+    .from(tickets)
+    .where(q.tickets.where("id" in by ? eq(tickets.id, by.id) : eq(tickets.uuid, by.uuid)))
+    .limit(1);
+  if (!row || !canSeeTicket(viewer, row)) throw new AppError("ERR_NO_TICKET_FOUND");
+  return row;
+}
+
+export async function ticketView(q: Scoped, row: TicketRow): Promise<TicketView> {
+  const [view] = await presentTickets(q, [row]);
+  return view;
+}
+
+export type { TicketListQuery };

@@ -1,0 +1,283 @@
+import {
+  Events,
+  type OtherOpenTicketData,
+  type TicketCreateForm,
+  type TicketStatus,
+  type TicketUpdateForm,
+  type TicketView,
+  V,
+  can,
+} from "@charla/contracts";
+import { desc, eq, inArray, isNull } from "drizzle-orm";
+import type { z } from "zod";
+import type { RequestCtx } from "../../context.js";
+import { type Scoped, scoped } from "../../db/scoped.js";
+import { contacts, queues, tickets, ticketTracking, users, whatsapps } from "../../db/schema/index.js";
+import { withTransaction } from "../../db/tx.js";
+import { AppError, found } from "../../lib/app-error.js";
+import { PG_UNIQUE_VIOLATION, pgErrorCode } from "../../lib/pg-errors.js";
+import { fillTemplate } from "../../lib/template.js";
+import { canSeeTicket, ticketAudience } from "../../policies/tickets.js";
+import { sendAutomatic } from "../messages/send.js";
+import { settingValue } from "../settings/queries.js";
+import { ticketChangeBroadcast } from "./broadcast.js";
+import { type Viewer, isStaff, loadViewer } from "./viewer.js";
+
+type TicketRow = typeof tickets.$inferSelect;
+type CreateInput = z.output<typeof TicketCreateForm>;
+type UpdateInput = z.output<typeof TicketUpdateForm>;
+
+/** The accept message (behaviours: automatic messages) until connections carry their own. */
+export const ACCEPT_MESSAGE = "{{greeting}} *{{firstName}}*, mi nombre es *{{user}}* y ahora estoy a cargo de su atención.";
+export const TRANSFER_MESSAGE = "*Mensaje automático:* su atención fue transferida al área *{{queue}}*. En breve será atendido.";
+
+const subject = (ctx: RequestCtx) => ({ profile: ctx.user.profile, super: ctx.user.super, plan: ctx.user.plan });
+
+async function otherOpenTicket(q: Scoped, contactId: number, whatsappId: number | null): Promise<AppError> {
+  const [row] = await q.db
+    .select({ id: tickets.id, uuid: tickets.uuid, userId: tickets.userId, userName: users.name, queueName: queues.name })
+    .from(tickets)
+    .leftJoin(users, eq(users.id, tickets.userId))
+    .leftJoin(queues, eq(queues.id, tickets.queueId))
+    .where(
+      q.tickets.where(
+        eq(tickets.contactId, contactId),
+        whatsappId === null ? isNull(tickets.whatsappId) : eq(tickets.whatsappId, whatsappId),
+        inArray(tickets.status, ["open", "pending"]),
+      ),
+    )
+    .limit(1);
+  const data: OtherOpenTicketData | undefined = row
+    ? { ticketId: row.id, uuid: row.uuid, userId: row.userId, userName: row.userName, queueName: row.queueName }
+    : undefined;
+  return new AppError("ERR_OTHER_OPEN_TICKET", { data });
+}
+
+async function assertQueue(q: Scoped, id: number | null | undefined) {
+  if (id) found(await q.queues.findById(id), "ERR_NO_QUEUE_FOUND");
+}
+async function assertUser(q: Scoped, id: number | null | undefined) {
+  if (id) found(await q.users.findById(id), "ERR_NO_USER_FOUND");
+}
+
+/** The connection of a new ticket: the one given, else the user's own, else the company default. */
+async function connectionFor(q: Scoped, given: number | null | undefined, viewer: Viewer): Promise<number> {
+  if (given) return found(await q.whatsapps.findById(given), "ERR_NO_WAPP_FOUND").id;
+  if (viewer.whatsappId && (await q.whatsapps.findById(viewer.whatsappId))) return viewer.whatsappId;
+  const [def] = await q.db
+    .select({ id: whatsapps.id })
+    .from(whatsapps)
+    .where(q.whatsapps.where(eq(whatsapps.isDefault, true)))
+    .limit(1);
+  return found(def, "ERR_NO_DEF_WAPP_FOUND").id;
+}
+
+/** New ticket from the modal (core §4): open, assigned, one live ticket per contact and connection. */
+export async function createTicket(ctx: RequestCtx, input: CreateInput): Promise<TicketView> {
+  if (!input.queueId && !can(subject(ctx), "tickets.no-queue"))
+    throw new AppError("ERR_VALIDATION", { issues: [{ path: "queueId", message: V.queueRequired }] });
+  if (input.userId && input.userId !== ctx.user.id && !can(subject(ctx), "tickets.transfer"))
+    throw new AppError("ERR_NO_PERMISSION");
+  return withTransaction(ctx.db, async (tx, afterCommit) => {
+    const q = scoped(tx, ctx.companyId);
+    const viewer = await loadViewer(q, ctx.user);
+    const contact = found(await q.contacts.findById(input.contactId), "ERR_NO_CONTACT_FOUND");
+    await assertQueue(q, input.queueId);
+    await assertUser(q, input.userId);
+    const whatsappId = await connectionFor(q, input.whatsappId, viewer);
+    const userId = input.userId ?? ctx.user.id;
+    const [row] = await tx
+      .insert(tickets)
+      .values({
+        companyId: ctx.companyId,
+        contactId: contact.id,
+        whatsappId,
+        queueId: input.queueId ?? null,
+        userId,
+        status: "open",
+        isGroup: contact.isGroup,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!row) throw await otherOpenTicket(q, contact.id, whatsappId);
+    const now = new Date();
+    await q.ticketTracking.insert({ ticketId: row.id, whatsappId, queueId: row.queueId, userId, queuedAt: now, startedAt: now });
+    const change = await ticketChangeBroadcast(ctx, q, null, row);
+    afterCommit(change.emit);
+    return change.view;
+  });
+}
+
+type Change = {
+  kind: "accept" | "return" | "resolve" | "reopen" | "transfer" | "fields";
+  patch: Partial<TicketRow>;
+};
+
+const ALLOWED: Record<TicketStatus, TicketStatus[]> = {
+  pending: ["open", "closed"],
+  open: ["pending", "closed"],
+  closed: ["open"],
+};
+
+/** Which transition of core §4 a request asks for, checked against the viewer's rights. */
+function decide(ctx: RequestCtx, viewer: Viewer, t: TicketRow, input: UpdateInput): Change {
+  const me = viewer.id;
+  const transfer =
+    (input.queueId !== undefined && input.queueId !== t.queueId) ||
+    (input.whatsappId !== undefined && input.whatsappId !== t.whatsappId) ||
+    (input.userId != null && input.userId !== me && input.userId !== t.userId);
+  if (transfer) {
+    if (!can(subject(ctx), "tickets.transfer")) throw new AppError("ERR_NO_PERMISSION");
+    if (t.status === "closed") throw new AppError("ERR_INVALID_TRANSITION");
+    const userId = input.userId ?? null;
+    return {
+      kind: "transfer",
+      patch: {
+        queueId: input.queueId === undefined ? t.queueId : input.queueId,
+        whatsappId: input.whatsappId ?? t.whatsappId,
+        userId,
+        status: userId ? "open" : "pending",
+        chatbot: false,
+      },
+    };
+  }
+  const target = (input.status ?? t.status) as TicketStatus;
+  if (target === t.status) return { kind: "fields", patch: {} };
+  if (!ALLOWED[t.status as TicketStatus].includes(target)) throw new AppError("ERR_INVALID_TRANSITION");
+  if (target === "closed")
+    return {
+      kind: "resolve",
+      patch: { status: "closed", userId: me, useIntegration: false, promptId: null, integrationId: null, chatbot: false },
+    };
+  if (target === "pending") return { kind: "return", patch: { status: "pending", userId: null } };
+  if (t.status === "pending") return { kind: "accept", patch: { status: "open", userId: me, chatbot: false } };
+  return { kind: "reopen", patch: { status: "open", userId: me } };
+}
+
+async function currentEpisode(q: Scoped, ticketId: number) {
+  const [row] = await q.db
+    .select()
+    .from(ticketTracking)
+    .where(q.ticketTracking.where(eq(ticketTracking.ticketId, ticketId), isNull(ticketTracking.finishedAt)))
+    .orderBy(desc(ticketTracking.id))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Tracking records (behaviours: ticket tracking): one episode per queued → started → finished run. */
+async function track(q: Scoped, before: TicketRow, after: TicketRow, kind: Change["kind"], me: number) {
+  const now = new Date();
+  const episode = await currentEpisode(q, before.id);
+  const base = { whatsappId: after.whatsappId, queueId: after.queueId };
+  if (kind === "reopen" || !episode) {
+    if (kind === "fields") return;
+    await q.ticketTracking.insert({
+      ticketId: after.id,
+      ...base,
+      userId: after.userId,
+      queuedAt: now,
+      startedAt: after.status === "open" ? now : null,
+      finishedAt: after.status === "closed" ? now : null,
+    });
+    return;
+  }
+  const patch =
+    kind === "accept"
+      ? { ...base, userId: me, startedAt: now }
+      : kind === "return"
+        ? { ...base, userId: null, startedAt: null }
+        : kind === "resolve"
+          ? { ...base, userId: me, finishedAt: now }
+          : kind === "transfer"
+            ? { ...base, userId: after.userId, startedAt: after.userId ? (episode.startedAt ?? now) : null }
+            : base;
+  await q.ticketTracking.update(episode.id, patch);
+}
+
+/** PUT /tickets/{id}: every transition of core §4, under a row lock so two agents cannot both accept. */
+export async function updateTicket(ctx: RequestCtx, id: number, input: UpdateInput): Promise<TicketView> {
+  let followUp: (() => Promise<void>) | null = null;
+  const view = await withTransaction(ctx.db, async (tx, afterCommit) => {
+    const q = scoped(tx, ctx.companyId);
+    const viewer = await loadViewer(q, ctx.user);
+    const t = await q.tickets.lockById(id);
+    if (!t || !canSeeTicket(viewer, t)) throw new AppError("ERR_NO_TICKET_FOUND");
+    // a second accept of a ticket someone else took a moment ago
+    if (input.status === "open" && input.queueId === undefined && t.status === "open" && t.userId && t.userId !== viewer.id) {
+      const holder = await q.users.findById(t.userId);
+      throw new AppError("ERR_TICKET_ALREADY_ACCEPTED", { data: { userName: holder?.name ?? "" } });
+    }
+    // agents act on pending tickets, their own, and closed ones (reopen); others' open tickets are not theirs
+    if (!isStaff(viewer) && t.status === "open" && t.userId !== viewer.id) throw new AppError("ERR_NO_PERMISSION");
+    const change = decide(ctx, viewer, t, input);
+    await assertQueue(q, change.patch.queueId);
+    await assertUser(q, change.patch.userId);
+    if (change.patch.whatsappId && change.patch.whatsappId !== t.whatsappId)
+      found(await q.whatsapps.findById(change.patch.whatsappId), "ERR_NO_WAPP_FOUND");
+
+    const closing = change.patch.status === "closed";
+    const patch: Partial<TicketRow> = {
+      ...change.patch,
+      ...(closing
+        ? {}
+        : {
+            useIntegration: input.useIntegration ?? t.useIntegration,
+            promptId: input.promptId === undefined ? t.promptId : input.promptId,
+            integrationId: input.integrationId === undefined ? t.integrationId : input.integrationId,
+          }),
+    };
+    const updated = await q.tickets.update(t.id, patch).catch(async (err) => {
+      if (pgErrorCode(err) === PG_UNIQUE_VIOLATION) throw await otherOpenTicket(q, t.contactId, patch.whatsappId ?? t.whatsappId);
+      throw err;
+    });
+    if (!updated) throw new AppError("ERR_NO_TICKET_FOUND");
+    if (change.kind !== "fields") await track(q, t, updated, change.kind, viewer.id);
+
+    const broadcast = await ticketChangeBroadcast(ctx, q, t, updated);
+    afterCommit(broadcast.emit);
+    if (change.kind === "transfer" && updated.userId && updated.userId !== viewer.id) {
+      const toUserId = updated.userId;
+      afterCommit(() =>
+        ctx.realtime
+          .toUser(ctx.companyId, toUserId)
+          .emit(Events.ticket(ctx.companyId), { action: "transfer", ticket: broadcast.view, toUserId }),
+      );
+    }
+    followUp = await automaticMessageFor(ctx, q, change.kind, updated);
+    return broadcast.view;
+  });
+  if (followUp) await (followUp as () => Promise<void>)();
+  return view;
+}
+
+/** The accept and transfer messages of core §4 and the behaviours file, when their settings say so. */
+async function automaticMessageFor(ctx: RequestCtx, q: Scoped, kind: Change["kind"], t: TicketRow) {
+  if (t.isGroup || (kind !== "accept" && kind !== "transfer")) return null;
+  const key = kind === "accept" ? "sendGreetingAccepted" : "sendMsgTransfTicket";
+  if ((await settingValue(q, key)) !== "enabled") return null;
+  const [contact] = await q.db
+    .select({ name: contacts.name })
+    .from(contacts)
+    .where(q.contacts.where(eq(contacts.id, t.contactId)));
+  const queue = t.queueId ? await q.queues.findById(t.queueId) : null;
+  const body = fillTemplate(kind === "accept" ? ACCEPT_MESSAGE : TRANSFER_MESSAGE, {
+    name: contact?.name,
+    user: ctx.user.name,
+    queue: queue?.name,
+    ticketId: t.id,
+  });
+  return () => sendAutomatic(ctx, ctx.companyId, t, body);
+}
+
+/** DELETE /tickets/{id} (admin): everyone who saw it drops it. */
+export async function deleteTicket(ctx: RequestCtx, id: number): Promise<void> {
+  await withTransaction(ctx.db, async (tx, afterCommit) => {
+    const q = scoped(tx, ctx.companyId);
+    const t = found(await q.tickets.lockById(id), "ERR_NO_TICKET_FOUND");
+    const audience = await ticketAudience(q, t);
+    await q.tickets.delete(t.id);
+    afterCommit(() =>
+      ctx.realtime.toUsers(ctx.companyId, audience).emit(Events.ticket(ctx.companyId), { action: "delete", ticketId: t.id }),
+    );
+  });
+}

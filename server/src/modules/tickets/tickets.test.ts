@@ -1,0 +1,259 @@
+import { Events } from "@charla/contracts";
+import { and, asc, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { messages, settings, type tickets, ticketTracking } from "../../db/schema/index.js";
+import { type TestApp, getTestApp } from "../../test/app.js";
+import {
+  addUserQueue,
+  buildCompany,
+  buildContact,
+  buildQueue,
+  buildTag,
+  buildTicket,
+  buildUser,
+  buildWhatsapp,
+  login,
+  type Session,
+} from "../../test/factories.js";
+import { caller, expectError } from "../../test/http.js";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await getTestApp();
+});
+afterAll(() => t.close());
+
+const call = caller(() => t.app);
+
+/** A company with two queues, an agent per queue, an agent with allTicket and a simulator connection. */
+async function world() {
+  const c = await buildCompany(t.app);
+  const wa = await buildWhatsapp(t.app, c.id, { provider: "simulator", status: "CONNECTED", isDefault: true });
+  const sales = await buildQueue(t.app, c.id, { name: "Ventas" });
+  const support = await buildQueue(t.app, c.id, { name: "Soporte" });
+  const ana = await buildUser(t.app, c.id, { name: "Ana" });
+  const beto = await buildUser(t.app, c.id, { name: "Beto" });
+  const carla = await buildUser(t.app, c.id, { name: "Carla", allTicket: "enable" });
+  await addUserQueue(t.app, c.id, ana.id, sales.id);
+  await addUserQueue(t.app, c.id, beto.id, support.id);
+  const [admin, sAna, sBeto, sCarla] = await Promise.all([c.admin, ana, beto, carla].map((u) => login(t.app, u)));
+  const contact = await buildContact(t.app, c.id);
+  const ticket = (values: Partial<typeof tickets.$inferInsert> = {}) =>
+    buildTicket(t.app, c.id, { contactId: values.contactId ?? contact.id, whatsappId: wa.id, ...values });
+  return { c, wa, sales, support, ana, beto, carla, admin, sAna, sBeto, sCarla, contact, ticket };
+}
+
+const list = async (s: Session, query: string) => {
+  const res = await call(s, "GET", `/tickets?${query}`);
+  expect(res.statusCode).toBe(200);
+  return res.json() as { tickets: { id: number }[]; count: number; hasMore: boolean; userQueues: { id: number }[] };
+};
+const ids = (page: { tickets: { id: number }[] }) => page.tickets.map((x) => x.id);
+
+describe("#tickets visibility (core §6)", () => {
+  it("shows an agent the pending tickets of their queues only; queue-less ones with allTicket", async () => {
+    const w = await world();
+    const inSales = await w.ticket({ queueId: w.sales.id });
+    const inSupport = await w.ticket({ queueId: w.support.id, contactId: (await buildContact(t.app, w.c.id)).id });
+    const noQueue = await w.ticket({ contactId: (await buildContact(t.app, w.c.id)).id });
+
+    expect(ids(await list(w.sAna, "status=pending"))).toEqual([inSales.id]);
+    expect(ids(await list(w.sBeto, "status=pending"))).toEqual([inSupport.id]);
+    expect(ids(await list(w.sCarla, "status=pending"))).toEqual([noQueue.id]);
+    expect(ids(await list(w.admin, "status=pending")).sort()).toEqual([inSales.id, inSupport.id, noQueue.id].sort());
+
+    // direct reads follow the same rule; another agent's ticket is simply not found
+    expectError(await call(w.sAna, "GET", `/tickets/${inSupport.id}`), 404, "ERR_NO_TICKET_FOUND");
+    expectError(await call(w.sAna, "GET", `/tickets/u/${inSupport.uuid}`), 404, "ERR_NO_TICKET_FOUND");
+    expect((await call(w.sAna, "GET", `/tickets/u/${inSales.uuid}`)).json()).toMatchObject({
+      id: inSales.id,
+      queue: { name: "Ventas" },
+    });
+    expectError(await call(w.sAna, "GET", `/messages/${inSupport.id}`), 404, "ERR_NO_TICKET_FOUND");
+    // userQueues: an agent's own, all of them for staff
+    expect((await list(w.sAna, "status=pending")).userQueues.map((q) => q.id)).toEqual([w.sales.id]);
+    expect((await list(w.admin, "status=pending")).userQueues).toHaveLength(2);
+  });
+
+  it("shows open tickets of others only with showAll, which agents cannot use", async () => {
+    const w = await world();
+    const mine = await w.ticket({ queueId: w.sales.id, status: "open", userId: w.ana.id });
+    const adminsOwn = await w.ticket({
+      queueId: w.sales.id,
+      status: "open",
+      userId: w.c.admin.id,
+      contactId: (await buildContact(t.app, w.c.id)).id,
+    });
+    expect(ids(await list(w.sAna, "status=open"))).toEqual([mine.id]);
+    expect(ids(await list(w.sAna, "status=open&showAll=true"))).toEqual([mine.id]);
+    expect(ids(await list(w.admin, "status=open"))).toEqual([adminsOwn.id]);
+    expect(ids(await list(w.admin, "status=open&showAll=true")).sort()).toEqual([mine.id, adminsOwn.id].sort());
+  });
+
+  it("filters by queues, tags, users, unread, dates and search, and pages 40 at a time", async () => {
+    const w = await world();
+    const tag1 = await buildTag(t.app, w.c.id);
+    const tag2 = await buildTag(t.app, w.c.id);
+    const maria = await buildContact(t.app, w.c.id, { name: "María Búsqueda", number: "5491155550000" });
+    const a = await w.ticket({ queueId: w.sales.id, unreadMessages: 2, lastMessage: "quiero un presupuesto" });
+    const b = await w.ticket({ queueId: w.support.id, contactId: maria.id });
+    const sync = (ticketId: number, tags: number[]) =>
+      call(w.admin, "POST", "/tags/sync", { ticketId, tags: tags.map((id) => ({ id })) });
+    expect((await sync(a.id, [tag1.id, tag2.id])).statusCode).toBe(200);
+    expect((await sync(b.id, [tag1.id])).statusCode).toBe(200);
+
+    expect(ids(await list(w.admin, `status=pending&queueIds=${encodeURIComponent(JSON.stringify([w.support.id]))}`))).toEqual([
+      b.id,
+    ]);
+    expect(ids(await list(w.admin, `tags=${encodeURIComponent(JSON.stringify([tag1.id, tag2.id]))}`))).toEqual([a.id]);
+    expect(ids(await list(w.admin, `tags=[${tag1.id}]`)).sort()).toEqual([a.id, b.id].sort());
+    expect(ids(await list(w.admin, "withUnreadMessages=true"))).toEqual([a.id]);
+    expect(ids(await list(w.admin, "searchParam=busque"))).toEqual([]);
+    expect(ids(await list(w.admin, "searchParam=Búsqueda"))).toEqual([b.id]);
+    expect(ids(await list(w.admin, "searchParam=5555000"))).toEqual([b.id]);
+    expect(ids(await list(w.admin, "searchParam=presupuesto"))).toEqual([a.id]);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(ids(await list(w.admin, `date=${today}`))).toHaveLength(2);
+    expect(ids(await list(w.admin, "date=2001-01-01"))).toEqual([]);
+    expect((await call(w.admin, "GET", "/tickets?queueIds=[oops")).statusCode).toBe(400);
+    expect((await call(w.admin, "GET", "/tickets?status=lost")).statusCode).toBe(400);
+
+    const extra = await Promise.all(
+      Array.from({ length: 41 }, async () =>
+        w.ticket({ queueId: w.sales.id, contactId: (await buildContact(t.app, w.c.id)).id }),
+      ),
+    );
+    const page1 = await list(w.admin, "status=pending");
+    expect(page1.tickets).toHaveLength(40);
+    expect(page1).toMatchObject({ count: extra.length + 2, hasMore: true });
+    const page2 = await list(w.admin, "status=pending&pageNumber=2");
+    expect(page2.tickets).toHaveLength(3);
+    expect(page2.hasMore).toBe(false);
+    expect(new Set([...ids(page1), ...ids(page2)]).size).toBe(43);
+  });
+});
+
+describe("#tickets transitions (core §4)", () => {
+  it("accepts, returns, resolves and reopens, recording each episode", async () => {
+    const w = await world();
+    const tk = await w.ticket({ queueId: w.sales.id, chatbot: true });
+    const put = (s: Session, body: object) => call(s, "PUT", `/tickets/${tk.id}`, body);
+
+    const accepted = await put(w.sAna, { status: "open", userId: w.ana.id });
+    expect(accepted.statusCode).toBe(200);
+    expect(accepted.json()).toMatchObject({ status: "open", userId: w.ana.id, chatbot: false, queue: { id: w.sales.id } });
+    // a second agent a moment later learns who has it
+    const late = await put(w.admin, { status: "open", userId: w.c.admin.id });
+    expectError(late, 409, "ERR_TICKET_ALREADY_ACCEPTED");
+    expect(late.json().message).toContain("Ana");
+
+    expect((await put(w.sAna, { status: "pending", userId: null })).json()).toMatchObject({ status: "pending", userId: null });
+    await put(w.sAna, { status: "open", userId: w.ana.id });
+    const closed = await put(w.sAna, { status: "closed", useIntegration: true, promptId: 3 });
+    expect(closed.json()).toMatchObject({ status: "closed", userId: w.ana.id, useIntegration: false, promptId: null });
+    expectError(await put(w.sAna, { status: "pending" }), 400, "ERR_INVALID_TRANSITION");
+    expect((await put(w.sAna, { status: "open", userId: w.ana.id })).json()).toMatchObject({ status: "open", userId: w.ana.id });
+
+    const episodes = await t.app.charla.db
+      .select()
+      .from(ticketTracking)
+      .where(eq(ticketTracking.ticketId, tk.id))
+      .orderBy(asc(ticketTracking.id));
+    expect(episodes).toHaveLength(2);
+    expect(episodes[0]).toMatchObject({ userId: w.ana.id, queueId: w.sales.id });
+    expect(episodes[0].startedAt).not.toBeNull();
+    expect(episodes[0].finishedAt).not.toBeNull();
+    expect(episodes[1]).toMatchObject({ userId: w.ana.id, finishedAt: null });
+
+    const closedList = await call(w.sAna, "GET", "/closedTickets");
+    expect(closedList.json().tickets).toEqual([
+      expect.objectContaining({ ticket: expect.objectContaining({ id: tk.id }), user: { id: w.ana.id, name: "Ana" } }),
+    ]);
+  });
+
+  it("lets agents act only on pending tickets, their own and closed ones; transfer and delete are admin's", async () => {
+    const w = await world();
+    const anas = await w.ticket({ queueId: w.sales.id, status: "open", userId: w.ana.id });
+    const other = await buildUser(t.app, w.c.id);
+    await addUserQueue(t.app, w.c.id, other.id, w.sales.id);
+    const sOther = await login(t.app, other);
+    expectError(await call(sOther, "PUT", `/tickets/${anas.id}`, { status: "closed" }), 403, "ERR_NO_PERMISSION");
+    expectError(await call(w.sAna, "PUT", `/tickets/${anas.id}`, { queueId: w.support.id }), 403, "ERR_NO_PERMISSION");
+    expectError(await call(w.sAna, "DELETE", `/tickets/${anas.id}`), 403, "ERR_NO_PERMISSION");
+    expectError(await call(w.sBeto, "PUT", `/tickets/${anas.id}`, { status: "closed" }), 404, "ERR_NO_TICKET_FOUND");
+  });
+
+  it("transfers to a queue (pending, no user) or to a user (open), notifying the target", async () => {
+    const w = await world();
+    const tk = await w.ticket({ queueId: w.sales.id, status: "open", userId: w.ana.id });
+    const toQueue = await call(w.admin, "PUT", `/tickets/${tk.id}`, { queueId: w.support.id, userId: null, status: "pending" });
+    expect(toQueue.json()).toMatchObject({ status: "pending", userId: null, queueId: w.support.id });
+    // Ana lost sight of it, Beto sees it
+    expectError(await call(w.sAna, "GET", `/tickets/${tk.id}`), 404, "ERR_NO_TICKET_FOUND");
+    expect((await call(w.sBeto, "GET", `/tickets/${tk.id}`)).statusCode).toBe(200);
+
+    const events: unknown[] = [];
+    const original = t.app.charla.realtime.toUser;
+    t.app.charla.realtime.toUser = (companyId, userId) => ({
+      emit: (event: string, payload: unknown) => {
+        if (userId === w.beto.id && event === Events.ticket(companyId)) events.push(payload);
+      },
+    });
+    try {
+      const toUser = await call(w.admin, "PUT", `/tickets/${tk.id}`, {
+        queueId: w.support.id,
+        userId: w.beto.id,
+        status: "open",
+      });
+      expect(toUser.json()).toMatchObject({ status: "open", userId: w.beto.id, user: { name: "Beto" } });
+    } finally {
+      t.app.charla.realtime.toUser = original;
+    }
+    expect(events).toEqual([expect.objectContaining({ action: "transfer", toUserId: w.beto.id })]);
+
+    const foreign = await buildCompany(t.app);
+    const foreignQueue = await buildQueue(t.app, foreign.id);
+    expectError(await call(w.admin, "PUT", `/tickets/${tk.id}`, { queueId: foreignQueue.id }), 404, "ERR_NO_QUEUE_FOUND");
+    expectError(
+      await call(w.admin, "PUT", `/tickets/${tk.id}`, { queueId: w.sales.id, userId: foreign.admin.id }),
+      404,
+      "ERR_NO_USER_FOUND",
+    );
+  });
+
+  it("sends the accept message when sendGreetingAccepted is enabled", async () => {
+    const w = await world();
+    await t.app.charla.db
+      .update(settings)
+      .set({ value: "enabled" })
+      .where(and(eq(settings.companyId, w.c.id), eq(settings.key, "sendGreetingAccepted")));
+    const tk = await w.ticket({ queueId: w.sales.id });
+    await call(w.sAna, "PUT", `/tickets/${tk.id}`, { status: "open", userId: w.ana.id });
+    const sent = await t.app.charla.db.select().from(messages).where(eq(messages.ticketId, tk.id));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ fromMe: true, isAutomatic: true });
+    expect(sent[0].body).toContain("*Ana*");
+  });
+});
+
+describe("#tickets create and delete", () => {
+  it("opens a ticket for the caller; a second one for the contact names the owner", async () => {
+    const w = await world();
+    expectError(await call(w.sAna, "POST", "/tickets", { contactId: w.contact.id }), 400, "ERR_VALIDATION");
+    const noQueue = await call(w.admin, "POST", "/tickets", { contactId: w.contact.id });
+    expect(noQueue.statusCode).toBe(201);
+    expect(noQueue.json()).toMatchObject({ status: "open", userId: w.c.admin.id, whatsappId: w.wa.id, queueId: null });
+
+    const again = await call(w.sAna, "POST", "/tickets", { contactId: w.contact.id, queueId: w.sales.id });
+    expectError(again, 409, "ERR_OTHER_OPEN_TICKET");
+    expect(again.json().data).toMatchObject({ ticketId: noQueue.json().id, userId: w.c.admin.id, userName: w.c.admin.name });
+
+    const foreign = await buildCompany(t.app);
+    const foreignContact = await buildContact(t.app, foreign.id);
+    expectError(await call(w.admin, "POST", "/tickets", { contactId: foreignContact.id }), 404, "ERR_NO_CONTACT_FOUND");
+
+    const deleted = await call(w.admin, "DELETE", `/tickets/${noQueue.json().id}`);
+    expect(deleted.statusCode).toBe(204);
+    expectError(await call(w.admin, "GET", `/tickets/${noQueue.json().id}`), 404, "ERR_NO_TICKET_FOUND");
+  });
+});

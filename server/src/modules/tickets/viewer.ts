@@ -1,0 +1,35 @@
+import { eq } from "drizzle-orm";
+import type { Principal } from "../../context.js";
+import type { Scoped } from "../../db/scoped.js";
+import { userQueues, users } from "../../db/schema/index.js";
+
+/** The facts ticket visibility is decided on (core §6): the principal plus queues and allTicket. */
+export type Viewer = Pick<Principal, "id" | "name" | "profile" | "super"> & {
+  allTicket: string;
+  queueIds: number[];
+  whatsappId: number | null;
+};
+
+export const isStaff = (v: Pick<Viewer, "profile" | "super">) => v.super || v.profile !== "user";
+
+export async function loadViewer(q: Scoped, p: Principal): Promise<Viewer> {
+  const [[row], queueRows] = await Promise.all([
+    q.db
+      .select({ allTicket: users.allTicket, whatsappId: users.whatsappId })
+      .from(users)
+      .where(q.users.where(eq(users.id, p.id))),
+    q.db
+      .select({ queueId: userQueues.queueId })
+      .from(userQueues)
+      .where(q.userQueues.where(eq(userQueues.userId, p.id))),
+  ]);
+  return {
+    id: p.id,
+    name: p.name,
+    profile: p.profile,
+    super: p.super,
+    allTicket: row?.allTicket ?? "disable",
+    whatsappId: row?.whatsappId ?? null,
+    queueIds: queueRows.map((r) => r.queueId),
+  };
+}
