@@ -1,0 +1,265 @@
+import { Events } from "@charla/contracts";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SIMULATOR_BOOK } from "../../channels/simulator/driver.js";
+import { messages, quickMessages, tickets } from "../../db/schema/index.js";
+import { type TestApp, getTestApp } from "../../test/app.js";
+import {
+  addUserQueue,
+  as,
+  buildCompany,
+  buildContact,
+  buildMessage,
+  buildQueue,
+  buildTag,
+  buildTicket,
+  buildUser,
+  buildWhatsapp,
+  login,
+} from "../../test/factories.js";
+import { caller, expectError } from "../../test/http.js";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await getTestApp();
+});
+afterAll(() => t.close());
+
+const call = caller(() => t.app);
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
+
+async function world() {
+  const c = await buildCompany(t.app);
+  const wa = await buildWhatsapp(t.app, c.id, { provider: "simulator", status: "CONNECTED", isDefault: true });
+  const queue = await buildQueue(t.app, c.id);
+  const agent = await buildUser(t.app, c.id, { name: "Agente Uno" });
+  const outsider = await buildUser(t.app, c.id, { name: "Fuera" });
+  await addUserQueue(t.app, c.id, agent.id, queue.id);
+  const contact = await buildContact(t.app, c.id, { name: "Cliente Mensajes" });
+  const ticket = await buildTicket(t.app, c.id, {
+    contactId: contact.id,
+    whatsappId: wa.id,
+    queueId: queue.id,
+    status: "open",
+    userId: agent.id,
+  });
+  const [admin, sAgent, sOutsider] = await Promise.all([c.admin, agent, outsider].map((u) => login(t.app, u)));
+  return { c, wa, queue, agent, contact, ticket, admin, sAgent, sOutsider };
+}
+
+function multipart(fields: Record<string, string>, files: { name: string; type: string; data: Buffer }[]) {
+  const boundary = "----charla-test-boundary";
+  const chunks: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields))
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  for (const f of files)
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="medias"; filename="${f.name}"\r\nContent-Type: ${f.type}\r\n\r\n`,
+      ),
+      f.data,
+      Buffer.from("\r\n"),
+    );
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), headers: { "content-type": `multipart/form-data; boundary=${boundary}` } };
+}
+
+const waitFor = async (check: () => Promise<boolean>, ms = 5000) => {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("condition not met in time");
+};
+
+describe("#messages send", () => {
+  it("sends text to the simulator, records it and raises its acks live", async () => {
+    const w = await world();
+    const res = await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, { body: "Hola, ¿en qué le ayudo?" });
+    expect(res.statusCode).toBe(201);
+    const [sent] = res.json();
+    expect(sent).toMatchObject({ body: "Hola, ¿en qué le ayudo?", fromMe: true, mediaType: "chat" });
+    expect(sent.ack).toBeGreaterThanOrEqual(1);
+    const [ticket] = await t.app.charla.db.select().from(tickets).where(eq(tickets.id, w.ticket.id));
+    expect(ticket.lastMessage).toBe("Hola, ¿en qué le ayudo?");
+    // the simulator delivers, then reads
+    await waitFor(async () => (await t.app.charla.db.select().from(messages).where(eq(messages.id, sent.id)))[0].ack === 3);
+    const outbound = await call(w.admin, "GET", `/simulator/${w.wa.id}/outbound?number=${w.contact.number}`);
+    expect(outbound.json()).toEqual([expect.objectContaining({ id: sent.id, ack: 3 })]);
+  });
+
+  it("signs admins' text with their name, ignores the option for agents, refuses blank text", async () => {
+    const w = await world();
+    const signed = await call(w.admin, "POST", `/messages/${w.ticket.id}`, { body: "Listo", sign: true });
+    expect(signed.json()[0].body).toBe(`*${w.c.admin.name}*\nListo`);
+    const agent = await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, { body: "Listo", sign: true });
+    expect(agent.json()[0].body).toBe("Listo");
+    expectError(await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, { body: "   \n " }), 400, "ERR_VALIDATION");
+  });
+
+  it("answers only open tickets of the caller (staff any), through a running connection", async () => {
+    const w = await world();
+    const pending = await buildTicket(t.app, w.c.id, {
+      contactId: (await buildContact(t.app, w.c.id)).id,
+      whatsappId: w.wa.id,
+      queueId: w.queue.id,
+    });
+    expectError(await call(w.sAgent, "POST", `/messages/${pending.id}`, { body: "x" }), 409, "ERR_TICKET_NOT_OPEN");
+    expectError(await call(w.sOutsider, "POST", `/messages/${w.ticket.id}`, { body: "x" }), 404, "ERR_NO_TICKET_FOUND");
+    const beta = await buildWhatsapp(t.app, w.c.id, { provider: "beta" });
+    const offline = await buildTicket(t.app, w.c.id, {
+      contactId: (await buildContact(t.app, w.c.id)).id,
+      whatsappId: beta.id,
+      status: "open",
+      userId: w.c.admin.id,
+    });
+    expectError(await call(w.admin, "POST", `/messages/${offline.id}`, { body: "x" }), 400, "ERR_WAPP_NOT_INITIALIZED");
+    expect(await t.app.charla.db.select().from(messages).where(eq(messages.ticketId, offline.id))).toEqual([]);
+  });
+
+  it("sends several files as multipart, the text as the first one's caption; media only to who may see it", async () => {
+    const w = await world();
+    const form = multipart({ body: "Su factura", quotedMsg: "null" }, [
+      { name: "foto.png", type: "image/png", data: PNG },
+      { name: "factura.pdf", type: "application/pdf", data: Buffer.from("%PDF-1.4 test") },
+    ]);
+    const res = await as(t.app, w.sAgent, { method: "POST", url: `/api/v1/messages/${w.ticket.id}`, ...form });
+    expect(res.statusCode).toBe(201);
+    const [image, pdf] = res.json();
+    expect(image).toMatchObject({ mediaType: "image", body: "Su factura", mediaName: "foto.png" });
+    expect(pdf).toMatchObject({ mediaType: "application", body: "", mediaName: "factura.pdf" });
+
+    const file = await as(t.app, w.sAgent, { method: "GET", url: image.mediaUrl });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers["content-type"]).toBe("image/png");
+    expect(file.rawPayload.equals(PNG)).toBe(true);
+    const doc = await as(t.app, w.admin, { method: "GET", url: pdf.mediaUrl });
+    expect(doc.headers["content-disposition"]).toContain("inline");
+    expect(doc.headers["x-content-type-options"]).toBe("nosniff");
+    expectError(await as(t.app, w.sOutsider, { method: "GET", url: image.mediaUrl }), 404, "ERR_NO_MESSAGE_FOUND");
+    const foreign = await login(t.app, (await buildCompany(t.app)).admin);
+    expectError(await as(t.app, foreign, { method: "GET", url: image.mediaUrl }), 404, "ERR_NO_MESSAGE_FOUND");
+    expect((await t.app.inject({ method: "GET", url: image.mediaUrl })).statusCode).toBe(401);
+  });
+
+  it("quotes a message of the conversation, not one of another ticket", async () => {
+    const w = await world();
+    const theirs = await buildMessage(t.app, w.ticket, { body: "¿Precio?" });
+    const quoted = await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, { body: "100", quotedMsg: { id: theirs.id } });
+    expect(quoted.json()[0].quotedMsg).toMatchObject({ id: theirs.id, body: "¿Precio?" });
+    const elsewhere = await buildTicket(t.app, w.c.id, {
+      contactId: (await buildContact(t.app, w.c.id)).id,
+      whatsappId: w.wa.id,
+    });
+    const foreignMsg = await buildMessage(t.app, elsewhere);
+    expectError(
+      await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, { body: "x", quotedMsg: { id: foreignMsg.id } }),
+      404,
+      "ERR_NO_MESSAGE_FOUND",
+    );
+  });
+});
+
+describe("#messages list, read and delete", () => {
+  it("pages newest first; opening reads the ticket (updateUnread), a peek does not", async () => {
+    const w = await world();
+    for (let i = 0; i < 25; i++)
+      await buildMessage(t.app, w.ticket, { body: `m${i}`, createdAt: new Date(Date.now() - (25 - i) * 1000) });
+    await t.app.charla.db.update(tickets).set({ unreadMessages: 25 }).where(eq(tickets.id, w.ticket.id));
+
+    const peek = await call(w.admin, "GET", `/messages/${w.ticket.id}?peek=true`);
+    expect(peek.json()).toMatchObject({ count: 25, hasMore: true, ticket: { unreadMessages: 25 } });
+    expect(peek.json().messages[0].body).toBe("m24");
+
+    const events: unknown[] = [];
+    const original = t.app.charla.realtime.toUsers;
+    t.app.charla.realtime.toUsers = (companyId, userIds) => ({
+      emit: (event: string, payload: unknown) => {
+        if (event === Events.ticket(companyId)) events.push({ userIds, payload });
+      },
+    });
+    try {
+      const page1 = await call(w.sAgent, "GET", `/messages/${w.ticket.id}`);
+      expect(page1.json().ticket.unreadMessages).toBe(0);
+      expect(page1.json().messages).toHaveLength(20);
+    } finally {
+      t.app.charla.realtime.toUsers = original;
+    }
+    expect(events).toEqual([
+      { userIds: expect.arrayContaining([w.agent.id, w.c.admin.id]), payload: { action: "updateUnread", ticketId: w.ticket.id } },
+    ]);
+    const page2 = await call(w.sAgent, "GET", `/messages/${w.ticket.id}?pageNumber=2`);
+    expect(page2.json().messages.map((m: { body: string }) => m.body)).toEqual(["m4", "m3", "m2", "m1", "m0"]);
+    expect(page2.json().hasMore).toBe(false);
+    const unread = await t.app.charla.db.select().from(messages).where(eq(messages.ticketId, w.ticket.id));
+    expect(unread.every((m) => m.read)).toBe(true);
+  });
+
+  it("deletes own messages for everyone, never the contact's", async () => {
+    const w = await world();
+    const [mine] = (await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, { body: "borrar" })).json();
+    const theirs = await buildMessage(t.app, w.ticket, { body: "del cliente" });
+    expectError(await call(w.sAgent, "DELETE", `/messages/${theirs.id}`), 400, "ERR_DELETE_WAPP_MSG");
+    expectError(await call(w.sOutsider, "DELETE", `/messages/${mine.id}`), 404, "ERR_NO_MESSAGE_FOUND");
+    expect((await call(w.sAgent, "DELETE", `/messages/${mine.id}`)).statusCode).toBe(204);
+    const [row] = await t.app.charla.db.select().from(messages).where(eq(messages.id, mine.id));
+    expect(row.isDeleted).toBe(true);
+    expectError(await call(w.sAgent, "DELETE", `/messages/${mine.id}`), 400, "ERR_DELETE_WAPP_MSG");
+  });
+});
+
+describe("#notes, tags, quick replies, contacts import", () => {
+  it("adds, lists and deletes notes of a visible ticket", async () => {
+    const w = await world();
+    const body = { ticketId: w.ticket.id, contactId: w.contact.id };
+    expectError(await call(w.sAgent, "POST", "/ticket-notes", { ...body, note: "x" }), 400, "ERR_VALIDATION");
+    const note = await call(w.sAgent, "POST", "/ticket-notes", { ...body, note: "Cliente VIP" });
+    expect(note.statusCode).toBe(201);
+    expect(note.json()).toMatchObject({ note: "Cliente VIP", user: { id: w.agent.id, name: "Agente Uno" } });
+    expectError(await call(w.sOutsider, "POST", "/ticket-notes", { ...body, note: "Hola" }), 404, "ERR_NO_TICKET_FOUND");
+    const listed = await call(w.sAgent, "GET", `/ticket-notes/list?contactId=${w.contact.id}&ticketId=${w.ticket.id}`);
+    expect(listed.json()).toEqual([expect.objectContaining({ id: note.json().id })]);
+    expectError(await call(w.sOutsider, "DELETE", `/ticket-notes/${note.json().id}`), 404, "ERR_NO_NOTE_FOUND");
+    expect((await call(w.admin, "DELETE", `/ticket-notes/${note.json().id}`)).statusCode).toBe(204);
+  });
+
+  it("creates tags, refuses duplicates and foreign tags when syncing", async () => {
+    const w = await world();
+    const created = await call(w.sAgent, "POST", "/tags", { name: "Urgente", color: "#ff0000" });
+    expect(created.statusCode).toBe(201);
+    expectError(await call(w.sAgent, "POST", "/tags", { name: "Urgente" }), 409, "ERR_TAG_NAME_EXISTS");
+    expectError(await call(w.sAgent, "POST", "/tags", { name: "ab" }), 400, "ERR_VALIDATION");
+    const foreign = await buildTag(t.app, (await buildCompany(t.app)).id);
+    const bad = await call(w.sAgent, "POST", "/tags/sync", { ticketId: w.ticket.id, tags: [{ id: foreign.id }] });
+    expectError(bad, 404, "ERR_NO_TAG_FOUND");
+    const ok = await call(w.sAgent, "POST", "/tags/sync", { ticketId: w.ticket.id, tags: [{ id: created.json().id }] });
+    expect(ok.json().tags).toEqual([{ id: created.json().id, name: "Urgente", color: "#ff0000" }]);
+    const list = await call(w.sAgent, "GET", "/tags/list");
+    expect(list.json()).toEqual([expect.objectContaining({ name: "Urgente", ticketsCount: 1 })]);
+  });
+
+  it("lists shared quick replies and the caller's own", async () => {
+    const w = await world();
+    await t.app.charla.db.insert(quickMessages).values([
+      { companyId: w.c.id, shortcode: "hola", message: "¡Hola! ¿En qué puedo ayudarle?", geral: true },
+      { companyId: w.c.id, shortcode: "mio", message: "Solo mío", geral: false, userId: w.agent.id },
+      { companyId: w.c.id, shortcode: "ajeno", message: "De otro", geral: false, userId: w.c.admin.id },
+    ]);
+    const res = await call(w.sAgent, "GET", "/quick-messages/list");
+    expect(res.json().map((m: { shortcode: string }) => m.shortcode)).toEqual(["hola", "mio"]);
+  });
+
+  it("imports the connection's address book once", async () => {
+    const w = await world();
+    const first = await call(w.sAgent, "POST", "/contacts/import", {});
+    expect(first.json()).toEqual({ imported: SIMULATOR_BOOK.length, existing: 0 });
+    const again = await call(w.sAgent, "POST", "/contacts/import", { whatsappId: w.wa.id });
+    expect(again.json()).toEqual({ imported: 0, existing: SIMULATOR_BOOK.length });
+    const foreignWa = await buildWhatsapp(t.app, (await buildCompany(t.app)).id, { provider: "simulator" });
+    expectError(await call(w.sAgent, "POST", "/contacts/import", { whatsappId: foreignWa.id }), 404, "ERR_NO_WAPP_FOUND");
+  });
+});
