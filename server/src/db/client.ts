@@ -35,6 +35,7 @@ export async function openDatabase(opts: {
     return { db, kind: "postgres", close: () => pool.end() };
   }
   const { PGlite } = await import("@electric-sql/pglite");
+  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
   let dir: string | undefined;
@@ -42,7 +43,8 @@ export async function openDatabase(opts: {
     dir = join(opts.dataDir, "pglite");
     mkdirSync(dir, { recursive: true });
   }
-  const client = new PGlite(dir);
+  // the migrations create pg_trgm; PGlite must have its extension bundle loaded to allow that
+  const client = new PGlite({ dataDir: dir, extensions: { pg_trgm } });
   await client.waitReady;
   const db = drizzle(client, { schema }) as unknown as Db;
   await migrate(drizzle(client), { migrationsFolder });

@@ -23,5 +23,8 @@ export const contacts = pgTable(
     // one contact per number in a company; the check is the index itself, so two inbound messages racing cannot create two
     uniqueIndex("contacts_company_number_key").on(t.companyId, t.number).where(sql`${t.number} <> ''`),
     index("contacts_company_name_idx").on(t.companyId, t.name),
+    // contains-searches on name and number (contacts page, tickets list) use trigrams
+    index("contacts_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")),
+    index("contacts_number_trgm_idx").using("gin", t.number.op("gin_trgm_ops")),
   ],
 );

@@ -50,8 +50,18 @@ export const tickets = pgTable(
     uniqueIndex("tickets_one_live_per_contact_key")
       .on(t.companyId, t.contactId, t.whatsappId)
       .where(sql`${t.status} in ('open', 'pending')`),
-    index("tickets_company_status_updated_idx").on(t.companyId, t.status, t.updatedAt.desc()),
+    // the list's order (updatedAt, id) per tab, and across tabs for the search tab: the first page reads 40 index entries
+    // (DESC NULLS FIRST is what "order by … desc" means; a NULLS LAST index could not serve it)
+    index("tickets_company_status_updated_idx").on(
+      t.companyId,
+      t.status,
+      t.updatedAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index("tickets_company_updated_idx").on(t.companyId, t.updatedAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("tickets_company_contact_idx").on(t.companyId, t.contactId),
+    // the list's search (core §7 searchParam) matches inside the last message
+    index("tickets_last_message_trgm_idx").using("gin", t.lastMessage.op("gin_trgm_ops")),
   ],
 );
 
@@ -112,7 +122,12 @@ export const messages = pgTable(
     foreignKey({ columns: [t.companyId, t.ticketId], foreignColumns: [tickets.companyId, tickets.id] }).onDelete("cascade"),
     // a replayed driver event finds its row here and changes nothing (behaviours: inbound path 2)
     uniqueIndex("messages_channel_key").on(t.whatsappId, t.channelId).where(sql`${t.channelId} is not null`),
-    index("messages_company_ticket_created_idx").on(t.companyId, t.ticketId, t.createdAt.desc()),
+    index("messages_company_ticket_created_idx").on(
+      t.companyId,
+      t.ticketId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
   ],
 );
 
