@@ -1,5 +1,5 @@
 import { Limits, type QueueRef, type TicketListQuery, type TicketView, normalizeNumber } from "@charla/contracts";
-import { type SQL, and, asc, count, desc, eq, gte, ilike, inArray, isNull, like, lt, or, sql } from "drizzle-orm";
+import { type SQL, and, asc, count, desc, eq, gte, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { toCount } from "../../db/client.js";
 import type { Scoped } from "../../db/scoped.js";
