@@ -32,6 +32,7 @@ export type SimulatorOutboundItem = {
   body: string;
   mediaType: string;
   mediaUrl: string | null;
+  mediaName: string | null;
   ack: number;
   createdAt: string;
 };

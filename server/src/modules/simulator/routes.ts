@@ -76,6 +76,7 @@ export async function simulatorRoutes(app: FastifyInstance) {
         body: m.body,
         mediaType: m.mediaType,
         mediaUrl: m.mediaPath ? `/api/v1/messages/${m.id}/media` : null,
+        mediaName: m.mediaName,
         ack: m.ack,
         createdAt: m.createdAt.toISOString(),
       }));

@@ -103,5 +103,5 @@ describe("cross-tenant walk", () => {
     expect(settings.json().find((s: { key: string }) => s.key === "userRating").value).toBe("disabled");
     const company = await as(t.app, aSession, { method: "GET", url: `/api/v1/companies/${a.id}` });
     expect(company.json()).toMatchObject({ id: a.id, name: a.name });
-  });
+  }, 120_000);
 });
