@@ -211,6 +211,26 @@ describe("#tickets transitions (core §4)", () => {
     }
     expect(events).toEqual([expect.objectContaining({ action: "transfer", toUserId: w.beto.id })]);
 
+    // live: whoever lost sight of it drops it, whoever gained it gets it
+    const seen: { userIds: number[]; action: string }[] = [];
+    const toUsers = t.app.charla.realtime.toUsers;
+    t.app.charla.realtime.toUsers = (companyId, userIds) => ({
+      emit: (event: string, payload: unknown) => {
+        if (event === Events.ticket(companyId)) seen.push({ userIds, action: (payload as { action: string }).action });
+      },
+    });
+    try {
+      await call(w.admin, "PUT", `/tickets/${tk.id}`, { queueId: w.sales.id, userId: null, status: "pending" });
+    } finally {
+      t.app.charla.realtime.toUsers = toUsers;
+    }
+    const update = seen.find((e) => e.action === "update");
+    const dropped = seen.find((e) => e.action === "delete");
+    expect(update?.userIds).toEqual(expect.arrayContaining([w.ana.id, w.c.admin.id]));
+    expect(update?.userIds).not.toContain(w.beto.id);
+    expect(update?.userIds).not.toContain(w.carla.id);
+    expect(dropped?.userIds).toEqual([w.beto.id]);
+
     const foreign = await buildCompany(t.app);
     const foreignQueue = await buildQueue(t.app, foreign.id);
     expectError(await call(w.admin, "PUT", `/tickets/${tk.id}`, { queueId: foreignQueue.id }), 404, "ERR_NO_QUEUE_FOUND");
