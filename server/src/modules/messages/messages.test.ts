@@ -199,6 +199,28 @@ describe("#messages list, read and delete", () => {
     expect(unread.every((m) => m.read)).toBe(true);
   });
 
+  it("brings the contact's earlier conversations on the connection, never later or other connections'", async () => {
+    const w = await world();
+    const earlier = await buildTicket(t.app, w.c.id, {
+      contactId: w.contact.id,
+      whatsappId: w.wa.id,
+      status: "closed",
+      createdAt: new Date(Date.now() - 86_400_000),
+    });
+    const old = await buildMessage(t.app, earlier, { body: "la vez pasada", createdAt: new Date(Date.now() - 86_000_000) });
+    const now = await buildMessage(t.app, w.ticket, { body: "hoy" });
+    const other = await buildWhatsapp(t.app, w.c.id, { provider: "simulator" });
+    const elsewhere = await buildTicket(t.app, w.c.id, { contactId: w.contact.id, whatsappId: other.id, status: "closed" });
+    await buildMessage(t.app, elsewhere, { body: "por otra línea" });
+    const page = (await call(w.sAgent, "GET", `/messages/${w.ticket.id}`)).json();
+    expect(page.messages.map((m: { id: number; ticketId: number }) => [m.id, m.ticketId])).toEqual([
+      [now.id, w.ticket.id],
+      [old.id, earlier.id],
+    ]);
+    const olderView = (await call(w.admin, "GET", `/messages/${earlier.id}`)).json();
+    expect(olderView.messages.map((m: { id: number }) => m.id)).toEqual([old.id]);
+  });
+
   it("deletes own messages for everyone, never the contact's", async () => {
     const w = await world();
     const [mine] = (await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, { body: "borrar" })).json();

@@ -1,13 +1,13 @@
 import { extname } from "node:path";
 import { IdParams, Limits, MessageSendForm, MessagesQuery, type MessagesPage, type MessageView, V, can } from "@charla/contracts";
-import { count, desc, eq } from "drizzle-orm";
+import { count, desc, eq, inArray, isNull, lte } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { MediaPayload } from "../../channels/driver.js";
 import { toCount } from "../../db/client.js";
 import { scoped } from "../../db/scoped.js";
-import { messages } from "../../db/schema/index.js";
+import { messages, tickets } from "../../db/schema/index.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { ticketView, visibleTicket } from "../tickets/queries.js";
 import { isStaff, loadViewer } from "../tickets/viewer.js";
@@ -95,7 +95,19 @@ export async function messagesRoutes(app: FastifyInstance) {
       let ticket = await visibleTicket(q, await loadViewer(q, req.ctx.user), { id: req.params.ticketId });
       const size = Limits.messagesPageSize;
       const offset = (req.query.pageNumber - 1) * size;
-      const where = q.messages.where(eq(messages.ticketId, ticket.id));
+      // the contact's earlier conversations on this connection come along, so the history reads as one
+    // thread with "conversation closed / started" markers where the ticket changes (core §2)
+    const sameConversationLine = q.db
+      .select({ id: tickets.id })
+      .from(tickets)
+      .where(
+        q.tickets.where(
+          eq(tickets.contactId, ticket.contactId),
+          ticket.whatsappId === null ? isNull(tickets.whatsappId) : eq(tickets.whatsappId, ticket.whatsappId),
+          lte(tickets.createdAt, ticket.createdAt),
+        ),
+      );
+    const where = q.messages.where(inArray(messages.ticketId, sameConversationLine));
       const [rows, [{ n }]] = await Promise.all([
         q.db.select().from(messages).where(where).orderBy(desc(messages.createdAt), desc(messages.id)).limit(size).offset(offset),
         q.db.select({ n: count() }).from(messages).where(where),
