@@ -1,6 +1,6 @@
 import type { AuthResponse, LoginForm, SessionUser } from "@charla/contracts";
 import { useQueryClient } from "@tanstack/react-query";
-import { type ReactNode, useCallback, useEffect, useMemo, useState } from "react";
+import { type ReactNode, startTransition, useCallback, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { toast } from "react-toastify";
@@ -62,10 +62,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     async (form: LoginForm) => {
       const auth = await api<AuthResponse>("/auth/login", { method: "POST", body: form, anonymous: true });
       storeSession(auth);
-      setState({ status: "authenticated", user: auth.user });
+      // The router moves inside a transition: the session joins it, so the login page never renders
+      // authenticated at /login (its guard would send the user to / instead of the destination).
+      startTransition(() => {
+        setState({ status: "authenticated", user: auth.user });
+        navigate(loginDestination, { replace: true });
+      });
       toast.success(t("success"));
       warnSubscription(auth.user.company.dueDate);
-      navigate(loginDestination, { replace: true });
     },
     [navigate, t],
   );

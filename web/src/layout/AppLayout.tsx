@@ -5,6 +5,7 @@ import { useTheme } from "@mui/material/styles";
 import { Suspense, useState } from "react";
 import { Outlet } from "react-router";
 import { SectionLoader } from "../components/FullPageLoader";
+import { TicketsLive } from "../pages/tickets/TicketsLive";
 import { DRAWER_WIDTH } from "../theme/build-theme";
 import { CompanyLogo } from "./CompanyLogo";
 import { SideMenu } from "./SideMenu";
@@ -21,6 +22,7 @@ export function AppLayout() {
   return (
     <Box sx={{ display: "flex", flexDirection: "column", height: "100dvh", overflow: "hidden" }}>
       <TopBar menuOpen={narrow ? narrowOpen : wideOpen} onToggleMenu={toggleMenu} />
+      <TicketsLive />
       <Box sx={{ display: "flex", flex: 1, minHeight: 0 }}>
         {narrow ? (
           <Drawer

@@ -25,7 +25,7 @@ export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
             component={NavLink}
             to={path}
             end
-            selected={pathname === path}
+            selected={pathname === path || (path !== "/" && pathname.startsWith(`${path}/`))}
             onClick={onNavigate}
             data-testid={`menu-${menu.key}`}
             sx={{ borderRadius: 1, mb: 0.5 }}

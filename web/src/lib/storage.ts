@@ -9,6 +9,13 @@ export const StorageKeys = {
   volume: "volume",
   language: "i18nextLng",
   tasks: "tasks",
+  /** The chat composer's sign option (core §5: on by default, kept locally). */
+  signMessage: "signMessage",
+  /** Tickets screen: the queue filter (JSON array of ids), the admin's show-all switch. */
+  ticketQueues: "selectedQueueIds",
+  ticketShowAll: "ticketsShowAll",
+  /** The browser-notification permission is asked for once. */
+  notificationsAsked: "notificationsAsked",
 } as const;
 
 type StorageKey = (typeof StorageKeys)[keyof typeof StorageKeys];

@@ -2,7 +2,9 @@ import ChecklistIcon from "@mui/icons-material/Checklist";
 import ContactsIcon from "@mui/icons-material/ContactPhoneOutlined";
 import DashboardIcon from "@mui/icons-material/DashboardOutlined";
 import PeopleIcon from "@mui/icons-material/PeopleAltOutlined";
+import SimulatorIcon from "@mui/icons-material/PhoneAndroidOutlined";
 import SettingsIcon from "@mui/icons-material/SettingsOutlined";
+import WhatsAppIcon from "@mui/icons-material/WhatsApp";
 import { lazy, type ReactNode } from "react";
 import type { Access } from "../auth/permissions";
 
@@ -11,6 +13,8 @@ const ContactsPage = lazy(() => import("../pages/contacts/ContactsPage"));
 const UsersPage = lazy(() => import("../pages/users/UsersPage"));
 const SettingsPage = lazy(() => import("../pages/settings/SettingsPage"));
 const TodoListPage = lazy(() => import("../pages/todolist/TodoListPage"));
+const SimulatorPage = lazy(() => import("../pages/simulator/SimulatorPage"));
+const TicketsPage = lazy(() => import("../pages/tickets/TicketsPage"));
 
 export type MenuEntry = {
   /** Also the test id: `menu-<key>`. */
@@ -40,6 +44,18 @@ export const appRoutes: AppRoute[] = [
     menu: { key: "home", labelKey: "menu.home", icon: <DashboardIcon />, access: { anyOf: ["dashboard:view"] } },
   },
   {
+    path: "/tickets",
+    element: <TicketsPage />,
+    access: { anyOf: ["tickets.use"] },
+    menu: { key: "tickets", labelKey: "menu.tickets", icon: <WhatsAppIcon /> },
+  },
+  // The same page element: moving between the list and a ticket keeps the list's state and scroll.
+  {
+    path: "/tickets/:ticketId",
+    element: <TicketsPage />,
+    access: { anyOf: ["tickets.use"] },
+  },
+  {
     path: "/contacts",
     element: <ContactsPage />,
     access: { anyOf: ["contacts.use"] },
@@ -62,6 +78,12 @@ export const appRoutes: AppRoute[] = [
     path: "/todolist",
     element: <TodoListPage />,
     menu: { key: "todolist", labelKey: "menu.todolist", icon: <ChecklistIcon /> },
+  },
+  {
+    path: "/simulator",
+    element: <SimulatorPage />,
+    access: { anyOf: ["simulator.use"] },
+    menu: { key: "simulator", labelKey: "menu.simulator", icon: <SimulatorIcon /> },
   },
 ];
 

@@ -96,18 +96,18 @@ export async function messagesRoutes(app: FastifyInstance) {
       const size = Limits.messagesPageSize;
       const offset = (req.query.pageNumber - 1) * size;
       // the contact's earlier conversations on this connection come along, so the history reads as one
-    // thread with "conversation closed / started" markers where the ticket changes (core §2)
-    const sameConversationLine = q.db
-      .select({ id: tickets.id })
-      .from(tickets)
-      .where(
-        q.tickets.where(
-          eq(tickets.contactId, ticket.contactId),
-          ticket.whatsappId === null ? isNull(tickets.whatsappId) : eq(tickets.whatsappId, ticket.whatsappId),
-          lte(tickets.createdAt, ticket.createdAt),
-        ),
-      );
-    const where = q.messages.where(inArray(messages.ticketId, sameConversationLine));
+      // thread with "conversation closed / started" markers where the ticket changes (core §2)
+      const sameConversationLine = q.db
+        .select({ id: tickets.id })
+        .from(tickets)
+        .where(
+          q.tickets.where(
+            eq(tickets.contactId, ticket.contactId),
+            ticket.whatsappId === null ? isNull(tickets.whatsappId) : eq(tickets.whatsappId, ticket.whatsappId),
+            lte(tickets.createdAt, ticket.createdAt),
+          ),
+        );
+      const where = q.messages.where(inArray(messages.ticketId, sameConversationLine));
       const [rows, [{ n }]] = await Promise.all([
         q.db.select().from(messages).where(where).orderBy(desc(messages.createdAt), desc(messages.id)).limit(size).offset(offset),
         q.db.select({ n: count() }).from(messages).where(where),

@@ -1,4 +1,4 @@
-import { ContactForm } from "@charla/contracts";
+import { ContactForm, type ContactView } from "@charla/contracts";
 import { zodResolver } from "@hookform/resolvers/zod";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -22,12 +22,20 @@ import { FormTextField } from "../../components/form/FormTextField";
 import { ExtraInfoFields } from "./ExtraInfoFields";
 import { applyServerIssues, type ContactFormValues, formValuesOf } from "./contact-form";
 
-type Props = { open: boolean; contactId: number | null; onClose: () => void };
+type Props = {
+  open: boolean;
+  contactId: number | null;
+  onClose: () => void;
+  /** A new contact's name typed elsewhere (the new-ticket modal's search). */
+  initialName?: string;
+  /** Told the saved contact, before the dialog closes. */
+  onSaved?: (contact: ContactView) => void;
+};
 
 const twoColumns = { display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", sm: "1fr 1fr" } };
 
 /** core §2 Contacts page, §5 Contact: create or edit a contact with its extra information. */
-export function ContactModal({ open, contactId, onClose }: Props) {
+export function ContactModal({ open, contactId, onClose, initialName, onSaved }: Props) {
   const { t } = useTranslation("contacts");
   const theme = useTheme();
   const narrow = useMediaQuery(theme.breakpoints.down("sm"));
@@ -38,7 +46,7 @@ export function ContactModal({ open, contactId, onClose }: Props) {
   // The contract's schema validates here exactly as the API does; its output (digits-only number) is sent.
   const form = useForm<ContactFormValues, unknown, z.output<typeof ContactForm>>({
     resolver: zodResolver(ContactForm),
-    defaultValues: formValuesOf(),
+    defaultValues: { ...formValuesOf(), name: initialName ?? "" },
   });
   const { reset } = form;
 
@@ -52,8 +60,9 @@ export function ContactModal({ open, contactId, onClose }: Props) {
 
   const submit = form.handleSubmit(async (values) => {
     try {
-      await save.mutateAsync({ id: contactId, values });
+      const saved = await save.mutateAsync({ id: contactId, values });
       toast.success(t("toasts.saved"));
+      onSaved?.(saved);
       onClose();
     } catch (error) {
       applyServerIssues(error, form.setError);

@@ -1,0 +1,145 @@
+import { Limits, type MessagesPage, type MessageView } from "@charla/contracts";
+import {
+  type InfiniteData,
+  type QueryClient,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from "@tanstack/react-query";
+import { useObjectUrl } from "../hooks/use-object-url";
+import { api, apiBlob } from "./client";
+import { ticketKeys } from "./tickets";
+
+export type { MessagesPage, MessageView };
+
+/** Pages as the API sends them: page 1 holds the newest 20 messages, newest first (docs/api-inbox.md). */
+export type MessagesData = InfiniteData<MessagesPage, number>;
+
+/**
+ * The conversation of one ticket. Page 1 without `peek` marks the ticket read on the server, so it is
+ * fetched again every time the chat opens (staleTime 0).
+ */
+export function useMessages(ticketId: number | null) {
+  return useInfiniteQuery<MessagesPage, Error, MessagesData, readonly unknown[], number>({
+    queryKey: ticketKeys.messages(ticketId ?? 0),
+    queryFn: ({ pageParam, signal }) => api<MessagesPage>(`/messages/${ticketId}`, { query: { pageNumber: pageParam }, signal }),
+    initialPageParam: 1,
+    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+    enabled: ticketId !== null,
+    staleTime: 0,
+    retry: false,
+  });
+}
+
+/** Oldest first, each message once (a page read after new arrivals repeats some of the previous one). */
+export function flattenMessages(data: MessagesData | undefined): MessageView[] {
+  if (!data) return [];
+  const byId = new Map<number, MessageView>();
+  for (const page of data.pages) {
+    for (const message of page.messages) if (!byId.has(message.id)) byId.set(message.id, message);
+  }
+  return [...byId.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id);
+}
+
+/** A later copy of a message never loses what the earlier one knew: acks only move up (docs/api-inbox.md). */
+function merge(current: MessageView, incoming: MessageView): MessageView {
+  return { ...incoming, ack: Math.max(current.ack, incoming.ack), isDeleted: current.isDeleted || incoming.isDeleted };
+}
+
+function mapMessages(data: MessagesData, message: MessageView): { data: MessagesData; found: boolean } {
+  let found = false;
+  const pages = data.pages.map((page) => {
+    if (!page.messages.some((m) => m.id === message.id)) return page;
+    found = true;
+    return { ...page, messages: page.messages.map((m) => (m.id === message.id ? merge(m, message) : m)) };
+  });
+  return { data: found ? { ...data, pages } : data, found };
+}
+
+/** A new message of a loaded conversation (live `create`, or the answer of a send). */
+export function addMessageToCache(client: QueryClient, message: MessageView): void {
+  client.setQueryData<MessagesData>(ticketKeys.messages(message.ticketId), (data) => {
+    if (!data || data.pages.length === 0) return data;
+    const mapped = mapMessages(data, message);
+    if (mapped.found) return mapped.data;
+    const [first, ...rest] = data.pages;
+    return { ...data, pages: [{ ...first, count: first.count + 1, messages: [message, ...first.messages] }, ...rest] };
+  });
+}
+
+/** A changed message (live `update`: acks, deletions, edits); one not loaded is left for its page. */
+export function updateMessageInCache(client: QueryClient, message: MessageView): void {
+  client.setQueryData<MessagesData>(ticketKeys.messages(message.ticketId), (data) =>
+    data ? mapMessages(data, message).data : data,
+  );
+}
+
+export type SendMessageInput = {
+  ticketId: number;
+  body: string;
+  quotedMsgId: number | null;
+  sign: boolean;
+  files: File[];
+};
+
+function sendMessage({ ticketId, body, quotedMsgId, sign, files }: SendMessageInput): Promise<MessageView[]> {
+  const path = `/messages/${ticketId}`;
+  if (files.length === 0) {
+    return api<MessageView[]>(path, {
+      method: "POST",
+      body: { body, quotedMsg: quotedMsgId ? { id: quotedMsgId } : null, sign },
+    });
+  }
+  // docs/api-inbox.md: files in `medias`, the text fields beside them; uploads may take a while (core §9).
+  const form = new FormData();
+  for (const file of files) form.append("medias", file, file.name);
+  form.append("body", body);
+  if (quotedMsgId) form.append("quotedMsg", JSON.stringify({ id: quotedMsgId }));
+  if (sign) form.append("sign", "true");
+  return api<MessageView[]>(path, { method: "POST", body: form, signal: AbortSignal.timeout(Limits.uploadTimeoutMs) });
+}
+
+export function useSendMessage() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: sendMessage,
+    onSuccess: (messages) => {
+      for (const message of messages ?? []) addMessageToCache(client, message);
+    },
+  });
+}
+
+export function useDeleteMessage() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (message: MessageView) => api<void>(`/messages/${message.id}`, { method: "DELETE" }),
+    onSuccess: (_, message) => updateMessageInCache(client, { ...message, isDeleted: true }),
+  });
+}
+
+/** `mediaUrl` is a full API path ("/api/v1/messages/7/media"); the client adds the prefix itself. */
+export function mediaPathOf(mediaUrl: string): string {
+  return mediaUrl.replace(/^\/api\/v1(?=\/)/, "");
+}
+
+export const mediaKey = (path: string) => ["messages", "media", path] as const;
+
+/** A message's file behind the bearer token, as an object URL (an <img src> cannot send the token). */
+export function useMessageMedia(mediaUrl: string | null, enabled = true) {
+  const path = mediaUrl ? mediaPathOf(mediaUrl) : null;
+  const query = useQuery({
+    queryKey: mediaKey(path ?? ""),
+    queryFn: ({ signal }) => apiBlob(path ?? "", { signal }),
+    enabled: enabled && path !== null,
+    retry: false,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  return { url: useObjectUrl(query.data), blob: query.data ?? null, failed: query.isError, loading: query.isLoading };
+}
+
+/** Fetches a file on demand (documents are only downloaded when asked for). */
+export function fetchMessageMedia(client: QueryClient, mediaUrl: string): Promise<Blob> {
+  const path = mediaPathOf(mediaUrl);
+  return client.fetchQuery({ queryKey: mediaKey(path), queryFn: () => apiBlob(path), staleTime: Number.POSITIVE_INFINITY });
+}

@@ -1,0 +1,45 @@
+import type { TagForm, TagsSyncForm, TagView, TicketView } from "@charla/contracts";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api } from "./client";
+import { putTicketInCache } from "./ticket-actions";
+import { ticketKeys } from "./tickets";
+
+export type { TagView };
+
+export const tagKeys = {
+  all: ["tags"] as const,
+  picker: () => ["tags", "picker"] as const,
+};
+
+/** GET /tags/list: every tag of the company, by name (the chat header's picker). */
+export function useTagOptions() {
+  return useQuery({
+    queryKey: tagKeys.picker(),
+    queryFn: ({ signal }) => api<TagView[]>("/tags/list", { signal }),
+  });
+}
+
+export function useCreateTag() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (values: TagForm) => api<TagView>("/tags", { method: "POST", body: values }),
+    onSuccess: (tag) => {
+      client.setQueryData<TagView[]>(tagKeys.picker(), (tags) =>
+        tags ? [...tags, tag].sort((a, b) => a.name.localeCompare(b.name)) : tags,
+      );
+      void client.invalidateQueries({ queryKey: tagKeys.all });
+    },
+  });
+}
+
+/** POST /tags/sync: the ticket ends up with exactly these tags. */
+export function useSyncTags() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (values: TagsSyncForm) => api<TicketView>("/tags/sync", { method: "POST", body: values }),
+    onSuccess: (ticket) => {
+      putTicketInCache(client, ticket);
+      void client.invalidateQueries({ queryKey: ticketKeys.lists() });
+    },
+  });
+}

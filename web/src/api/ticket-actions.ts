@@ -1,0 +1,46 @@
+import type { TicketUpdateForm, TicketView, UserView } from "@charla/contracts";
+import { Limits } from "@charla/contracts";
+import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api } from "./client";
+import { ticketKeys } from "./tickets";
+
+/** The chat header's copy follows every change; lists are refreshed (the socket also updates them). */
+export function putTicketInCache(client: QueryClient, ticket: TicketView): void {
+  client.setQueryData(ticketKeys.detail(ticket.uuid), ticket);
+}
+
+export type UpdateTicketInput = { id: number; values: TicketUpdateForm };
+
+/** PUT /tickets/{id}: accept, return, resolve, reopen and transfer (core §4, docs/api-inbox.md). */
+export function useUpdateTicket() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, values }: UpdateTicketInput) => api<TicketView>(`/tickets/${id}`, { method: "PUT", body: values }),
+    onSuccess: (ticket) => {
+      putTicketInCache(client, ticket);
+      void client.invalidateQueries({ queryKey: ticketKeys.lists() });
+    },
+  });
+}
+
+export function useDeleteTicket() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (ticket: TicketView) => api<void>(`/tickets/${ticket.id}`, { method: "DELETE" }),
+    onSuccess: (_, ticket) => {
+      client.removeQueries({ queryKey: ticketKeys.messages(ticket.id) });
+      void client.invalidateQueries({ queryKey: ticketKeys.lists() });
+    },
+  });
+}
+
+/** The transfer modal's user picker (core §5): asked for from 3 typed characters, matched by name. */
+export function useTransferUsers(search: string) {
+  const needle = search.trim().toLowerCase();
+  return useQuery({
+    queryKey: ["users", "picker"],
+    queryFn: ({ signal }) => api<UserView[]>("/users/list", { signal }),
+    enabled: needle.length >= Limits.searchMin,
+    select: (users) => users.filter((user) => user.name.toLowerCase().includes(needle)),
+  });
+}
