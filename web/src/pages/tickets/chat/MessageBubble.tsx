@@ -140,6 +140,11 @@ function MessageBubbleBase({ message, grouped, contactName, highlight, focused, 
         justifyContent: mine ? "flex-end" : "flex-start",
         px: { xs: 1.5, sm: 4, md: 6 },
         mt: grouped ? "2px" : 1,
+        // thousands of loaded messages stay smooth: the browser skips layout and paint of rows off
+        // screen, while scroll anchoring and find-in-page keep working (unlike JS windowing of a
+        // reverse-scrolling list with rows of unknown height)
+        contentVisibility: "auto",
+        containIntrinsicSize: "auto 56px",
       }}
     >
       <Box
