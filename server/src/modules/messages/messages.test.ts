@@ -201,11 +201,18 @@ describe("#messages list, read and delete", () => {
 
   it("brings the contact's earlier conversations on the connection, never later or other connections'", async () => {
     const w = await world();
-    const earlier = await buildTicket(t.app, w.c.id, {
+    // the contact's earlier ticket: a closed one, older than the world's own (ids give the order)
+    const [earlier] = await t.app.charla.db
+      .update(tickets)
+      .set({ status: "closed" })
+      .where(eq(tickets.id, w.ticket.id))
+      .returning();
+    w.ticket = await buildTicket(t.app, w.c.id, {
       contactId: w.contact.id,
       whatsappId: w.wa.id,
-      status: "closed",
-      createdAt: new Date(Date.now() - 86_400_000),
+      status: "open",
+      userId: w.agent.id,
+      queueId: w.queue.id,
     });
     const old = await buildMessage(t.app, earlier, { body: "la vez pasada", createdAt: new Date(Date.now() - 86_000_000) });
     const now = await buildMessage(t.app, w.ticket, { body: "hoy" });

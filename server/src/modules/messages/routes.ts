@@ -104,7 +104,8 @@ export async function messagesRoutes(app: FastifyInstance) {
           q.tickets.where(
             eq(tickets.contactId, ticket.contactId),
             ticket.whatsappId === null ? isNull(tickets.whatsappId) : eq(tickets.whatsappId, ticket.whatsappId),
-            lte(tickets.createdAt, ticket.createdAt),
+            // ids, not timestamps: the row's microseconds are lost in a JS Date, ids keep their order
+            lte(tickets.id, ticket.id),
           ),
         );
       const where = q.messages.where(inArray(messages.ticketId, sameConversationLine));
