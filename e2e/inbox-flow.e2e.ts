@@ -48,12 +48,16 @@ describe("inbox flow", () => {
 
     // the agent's pending badge rises live; accepting opens the conversation
     await expect.poll(() => pendingCount(agent), { timeout: 15_000 }).toBe(before + 1);
+    // allTicket: the pending ticket is in the agent's bell too, until the agent reads it
+    const bell = agent.locator('[data-testid="bell-tickets"] .MuiBadge-badge');
+    await expect.poll(() => bell.textContent(), { timeout: 10_000 }).toBe("1");
     await agent.getByTestId("tickets-subtab-pending").click();
     const row = agent.getByTestId("ticket-item").filter({ hasText: CUSTOMER.name });
     await row.waitFor({ timeout: 10_000 });
     await row.getByTestId("ticket-item-accept").click();
     await agent.waitForURL(/\/tickets\/[0-9a-f-]{36}$/, { timeout: 10_000 });
     await agent.getByTestId("composer-input").waitFor({ timeout: 10_000 });
+    await expect.poll(() => bell.textContent(), { timeout: 10_000 }).toBe("0");
 
     await agent.getByTestId("composer-input").fill("¡Sí! Enviamos a todo México.");
     await agent.getByTestId("composer-input").press("Enter");

@@ -13,8 +13,8 @@ type Props = {
   /** The unread-tickets bell shows its count even at 0; the others only when something is there. */
   showZero?: boolean;
   testId: string;
-  /** The areas that feed a bell render their items here; empty shows `emptyText`. */
-  children?: ReactNode;
+  /** The areas that feed a bell render their items here (given a way to close it); empty shows `emptyText`. */
+  children?: ReactNode | ((close: () => void) => ReactNode);
 };
 
 export function NotificationBell({ icon, label, emptyText, count = 0, showZero = false, testId, children }: Props) {
@@ -42,7 +42,7 @@ export function NotificationBell({ icon, label, emptyText, count = 0, showZero =
         transformOrigin={{ vertical: "top", horizontal: "right" }}
         slotProps={{ paper: { sx: { width: 320, maxWidth: "calc(100vw - 16px)", maxHeight: 400 } } }}
       >
-        {children ?? (
+        {(typeof children === "function" ? children(() => setAnchor(null)) : children) ?? (
           <Typography sx={{ p: 2, color: "text.secondary" }} data-testid={`${testId}-empty`}>
             {emptyText}
           </Typography>

@@ -2,7 +2,6 @@ import AnnouncementIcon from "@mui/icons-material/CampaignOutlined";
 import ChatIcon from "@mui/icons-material/ForumOutlined";
 import MenuIcon from "@mui/icons-material/Menu";
 import MenuOpenIcon from "@mui/icons-material/MenuOpen";
-import NotificationsIcon from "@mui/icons-material/NotificationsNoneOutlined";
 import RefreshIcon from "@mui/icons-material/Refresh";
 import AppBar from "@mui/material/AppBar";
 import Box from "@mui/material/Box";
@@ -16,6 +15,7 @@ import { useAccess } from "../auth/permissions";
 import { NotificationBell } from "../components/NotificationBell";
 import { CompanyLogo } from "./CompanyLogo";
 import { ThemeToggle } from "./ThemeToggle";
+import { TicketsBell } from "./TicketsBell";
 import { UserMenu } from "./UserMenu";
 import { VolumeControl } from "./VolumeControl";
 
@@ -76,13 +76,7 @@ export function TopBar({ menuOpen, onToggleMenu }: Props) {
             </IconButton>
           </Tooltip>
           <ThemeToggle />
-          <NotificationBell
-            icon={<NotificationsIcon />}
-            label={t("notifications.tickets")}
-            emptyText={t("notifications.empty")}
-            showZero
-            testId="bell-tickets"
-          />
+          <TicketsBell />
           <NotificationBell
             icon={<AnnouncementIcon />}
             label={t("notifications.announcements")}
