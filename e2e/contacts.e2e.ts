@@ -181,4 +181,61 @@ describe("contacts page", () => {
     expect(dialogs).toEqual([]);
     await context.close();
   });
+
+  it("admin imports the phone's address book through the confirm dialog", async () => {
+    const { context, page } = await newPage(browser);
+    await loginThroughUi(page, server.url, ADMIN.email, ADMIN.password);
+    await openContacts(page);
+    expect(await rows(page, "Lucía Fernández").count()).toBe(0);
+
+    await page.getByTestId("contacts-import").click();
+    const dialog = page.getByTestId("confirm-dialog");
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain("¿Importar los contactos del teléfono?");
+    expect(await dialog.textContent()).toContain("Se agregarán los contactos de la agenda de la conexión predeterminada.");
+    await page.getByTestId("confirm-ok").click();
+    await expect
+      .poll(() => page.locator("body").textContent(), { timeout: 10_000 })
+      .toContain("Importación terminada. Nuevos: 3; ya existentes: 0.");
+    await expect.poll(() => page.getByTestId("confirm-dialog").count(), { timeout: 10_000 }).toBe(0);
+    // the simulator's book (server/src/channels/simulator/driver.ts), with its formatted numbers
+    for (const name of ["Lucía Fernández", "Carlos Ramírez", "Sofía Martínez"]) {
+      await rows(page, name).waitFor({ timeout: 10_000 });
+      expect(await rows(page, name).count()).toBe(1);
+    }
+    expect(await rows(page, "Lucía Fernández").textContent()).toContain("+52 1 55 1111 0001");
+
+    // a second import adds nothing: the numbers are already there
+    await page.getByTestId("contacts-import").click();
+    await page.getByTestId("confirm-dialog").waitFor();
+    await page.getByTestId("confirm-ok").click();
+    await expect
+      .poll(() => page.locator("body").textContent(), { timeout: 10_000 })
+      .toContain("Importación terminada. Nuevos: 0; ya existentes: 3.");
+    expect(await rows(page, "Carlos Ramírez").count()).toBe(1);
+    await context.close();
+  });
+
+  it("admin starts a conversation from a contact's row and lands in its ticket", async () => {
+    const token = await adminToken();
+    await api(server.url, "POST", "/contacts", { name: "Cliente Conversa", number: "5215522223333" }, token);
+
+    const { context, page } = await newPage(browser);
+    await loginThroughUi(page, server.url, ADMIN.email, ADMIN.password);
+    await openContacts(page);
+    await input(page, "contacts-search").fill("Conversa");
+    await expect.poll(() => page.getByTestId("contacts-row").count(), { timeout: 10_000 }).toBe(1);
+
+    await rows(page, "Cliente Conversa").getByTestId("contact-start-ticket").click();
+    const modal = page.getByTestId("new-ticket-modal");
+    await modal.waitFor();
+    // the contact comes chosen; no search is needed
+    await expect.poll(() => input(page, "new-ticket-contact").inputValue(), { timeout: 10_000 }).toBe("Cliente Conversa");
+    await page.getByTestId("new-ticket-save").click();
+    await page.waitForURL(/\/tickets\/[0-9a-f-]{36}$/, { timeout: 10_000 });
+    const header = page.getByTestId("chat-header");
+    await header.waitFor({ timeout: 15_000 });
+    await expect.poll(() => header.textContent(), { timeout: 10_000 }).toContain("Cliente Conversa");
+    await context.close();
+  });
 });

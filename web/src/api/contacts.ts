@@ -141,3 +141,19 @@ export function useExportContacts() {
     onSuccess: (blob) => saveBlob(blob, CONTACTS_CSV_NAME),
   });
 }
+
+/** What POST /contacts/import answers (docs/api-inbox.md, Contacts additions). */
+export type ImportResult = { imported: number; existing: number };
+
+/**
+ * core §2: the default connection's address book added as contacts. The new ones arrive through the
+ * live `create` events; the lists are refetched too, in case an event was missed.
+ */
+export function useImportContacts() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => api<ImportResult>("/contacts/import", { method: "POST", body: {} }),
+    // not awaited: the result toast need not wait for the refetch
+    onSuccess: () => void client.invalidateQueries({ queryKey: contactKeys.lists() }),
+  });
+}

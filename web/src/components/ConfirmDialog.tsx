@@ -13,11 +13,13 @@ type Props = {
   children?: ReactNode;
   confirmLabel?: string;
   busy?: boolean;
+  /** Red for what destroys (the default), primary for what only adds. */
+  confirmColor?: "error" | "primary";
   onConfirm: () => void;
   onClose: () => void;
 };
 
-export function ConfirmDialog({ open, title, children, confirmLabel, busy, onConfirm, onClose }: Props) {
+export function ConfirmDialog({ open, title, children, confirmLabel, busy, confirmColor = "error", onConfirm, onClose }: Props) {
   const { t } = useTranslation();
   return (
     <Dialog open={open} onClose={onClose} maxWidth="xs" fullWidth data-testid="confirm-dialog">
@@ -31,7 +33,7 @@ export function ConfirmDialog({ open, title, children, confirmLabel, busy, onCon
         <Button onClick={onClose} color="inherit" data-testid="confirm-cancel">
           {t("actions.cancel")}
         </Button>
-        <Button onClick={onConfirm} variant="contained" color="error" disabled={busy} data-testid="confirm-ok">
+        <Button onClick={onConfirm} variant="contained" color={confirmColor} disabled={busy} data-testid="confirm-ok">
           {confirmLabel ?? t("actions.confirm")}
         </Button>
       </DialogActions>

@@ -66,8 +66,16 @@ export function ListTable({ testId, columns, actionsLabel, loading, empty, scrol
   );
 }
 
+type RowActionsProps = {
+  prefix: string;
+  onEdit: () => void;
+  onDelete?: () => void;
+  /** A page's own buttons of the row, shown before edit (small icon buttons, like these). */
+  extra?: ReactNode;
+};
+
 /** Edit and (when allowed) delete buttons of a row; test ids are `{prefix}-edit` and `{prefix}-delete`. */
-export function RowActions({ prefix, onEdit, onDelete }: { prefix: string; onEdit: () => void; onDelete?: () => void }) {
+export function RowActions({ prefix, onEdit, onDelete, extra }: RowActionsProps) {
   const { t } = useTranslation();
   const button = (action: "edit" | "delete", onClick: () => void, icon: ReactNode) => (
     <Tooltip title={t(`common:actions.${action}`)}>
@@ -78,6 +86,7 @@ export function RowActions({ prefix, onEdit, onDelete }: { prefix: string; onEdi
   );
   return (
     <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
+      {extra}
       {button("edit", onEdit, <EditIcon fontSize="small" />)}
       {onDelete && button("delete", onDelete, <DeleteIcon fontSize="small" />)}
     </TableCell>

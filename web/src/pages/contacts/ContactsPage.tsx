@@ -1,5 +1,6 @@
 import { type ContactView, Limits } from "@charla/contracts";
 import AddIcon from "@mui/icons-material/Add";
+import ImportIcon from "@mui/icons-material/ImportContactsOutlined";
 import DownloadIcon from "@mui/icons-material/FileDownloadOutlined";
 import SearchIcon from "@mui/icons-material/Search";
 import Button from "@mui/material/Button";
@@ -11,18 +12,23 @@ import useMediaQuery from "@mui/material/useMediaQuery";
 import { useTheme } from "@mui/material/styles";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
 import { toast } from "react-toastify";
-import { useContactsList, useDeleteContact, useExportContacts } from "../../api/contacts";
+import { useContactsList, useDeleteContact, useExportContacts, useImportContacts } from "../../api/contacts";
 import { toastError } from "../../api/errors";
 import { usePermission } from "../../auth/permissions";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { PageContainer } from "../../components/PageContainer";
 import { useDebouncedValue } from "../../hooks/use-debounced-value";
 import { useInfiniteScroll } from "../../hooks/use-infinite-scroll";
+import { NewTicketModal } from "../tickets/NewTicketModal";
 import { ContactModal } from "./ContactModal";
 import { ContactsTable } from "./ContactsTable";
 
-/** core §2 Contacts: search (500 ms), infinite scroll, contact modal, CSV export, confirmed delete. */
+/**
+ * core §2 Contacts: search (500 ms), infinite scroll, contact modal, confirmed import from the phone,
+ * CSV export, confirmed delete, and a conversation started from a contact's row.
+ */
 export default function ContactsPage() {
   const { t } = useTranslation("contacts");
   const canDelete = usePermission("contacts-page:deleteContact");
@@ -31,14 +37,23 @@ export default function ContactsPage() {
   const list = useContactsList(debouncedSearch);
   const remove = useDeleteContact();
   const exporter = useExportContacts();
+  const importer = useImportContacts();
+  const navigate = useNavigate();
   const [editing, setEditing] = useState<{ id: number | null } | null>(null);
   // The target outlives the dialog's closing animation so its title does not flicker empty.
   const [deleting, setDeleting] = useState<ContactView | null>(null);
   const [confirmOpen, setConfirmOpen] = useState(false);
+  const [importOpen, setImportOpen] = useState(false);
+  // Like `deleting`, the contact stays while the new-ticket modal closes.
+  const [ticketFor, setTicketFor] = useState<ContactView | null>(null);
+  const [ticketOpen, setTicketOpen] = useState(false);
   const theme = useTheme();
-  // Under 600 px the export button keeps only its icon so both buttons fit beside each other.
+  // Under 600 px the import and export buttons keep only their icons so all three fit on one line.
   const narrow = useMediaQuery(theme.breakpoints.down("sm"));
-  const exportIcon = exporter.isPending ? <CircularProgress size={20} color="inherit" /> : <DownloadIcon />;
+  const busyIcon = <CircularProgress size={20} color="inherit" />;
+  const exportIcon = exporter.isPending ? busyIcon : <DownloadIcon />;
+  const importIcon = importer.isPending ? busyIcon : <ImportIcon />;
+  const iconOnly = narrow && { minWidth: 0, px: 1.25 };
 
   // Pages are offsets: a contact added live shifts them, so a later page may repeat one already shown.
   const contacts = useMemo(() => {
@@ -68,6 +83,16 @@ export default function ContactsPage() {
     } catch (error) {
       toastError(error, t("common:feedback.operationFailed"));
     }
+  };
+
+  const confirmImport = async () => {
+    try {
+      const result = await importer.mutateAsync();
+      toast.success(t("toasts.imported", result));
+    } catch (error) {
+      toastError(error, t("common:feedback.operationFailed"));
+    }
+    setImportOpen(false);
   };
 
   const confirmDelete = async () => {
@@ -104,6 +129,22 @@ export default function ContactsPage() {
               },
             }}
           />
+          <Tooltip title={narrow ? t("import") : ""}>
+            <span>
+              <Button
+                variant="outlined"
+                color="inherit"
+                aria-label={t("import")}
+                startIcon={narrow ? undefined : importIcon}
+                onClick={() => setImportOpen(true)}
+                disabled={importer.isPending}
+                sx={{ height: 40, borderColor: "divider", ...iconOnly }}
+                data-testid="contacts-import"
+              >
+                {narrow ? importIcon : t("import")}
+              </Button>
+            </span>
+          </Tooltip>
           <Tooltip title={narrow ? t("export") : ""}>
             <span>
               <Button
@@ -113,7 +154,7 @@ export default function ContactsPage() {
                 startIcon={narrow ? undefined : exportIcon}
                 onClick={() => void exportCsv()}
                 disabled={exporter.isPending}
-                sx={{ height: 40, borderColor: "divider", ...(narrow && { minWidth: 0, px: 1.25 }) }}
+                sx={{ height: 40, borderColor: "divider", ...iconOnly }}
                 data-testid="contacts-export"
               >
                 {narrow ? exportIcon : t("export")}
@@ -144,8 +185,29 @@ export default function ContactsPage() {
           setDeleting(contact);
           setConfirmOpen(true);
         }}
+        onStartTicket={(contact) => {
+          setTicketFor(contact);
+          setTicketOpen(true);
+        }}
       />
       {editing && <ContactModal open contactId={editing.id} onClose={() => setEditing(null)} />}
+      <ConfirmDialog
+        open={importOpen}
+        title={t("confirmImport.title")}
+        confirmLabel={t("confirmImport.confirm")}
+        confirmColor="primary"
+        busy={importer.isPending}
+        onConfirm={() => void confirmImport()}
+        onClose={() => setImportOpen(false)}
+      >
+        {t("confirmImport.message")}
+      </ConfirmDialog>
+      <NewTicketModal
+        open={ticketOpen}
+        initialContact={ticketFor}
+        onClose={() => setTicketOpen(false)}
+        onOpenTicket={(uuid) => navigate(`/tickets/${uuid}`)}
+      />
       {canDelete && (
         <ConfirmDialog
           open={confirmOpen}

@@ -1,7 +1,10 @@
 import type { ContactView } from "@charla/contracts";
+import WhatsAppIcon from "@mui/icons-material/WhatsApp";
 import Box from "@mui/material/Box";
+import IconButton from "@mui/material/IconButton";
 import TableCell from "@mui/material/TableCell";
 import TableRow from "@mui/material/TableRow";
+import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import type { Ref, UIEvent } from "react";
 import { useTranslation } from "react-i18next";
@@ -19,11 +22,23 @@ type Props = {
   onScroll: (event: UIEvent<HTMLDivElement>) => void;
   onEdit: (contact: ContactView) => void;
   onDelete: (contact: ContactView) => void;
+  /** Opens the new-ticket modal with the contact chosen (core §2: a contact can open /tickets/{uuid}). */
+  onStartTicket: (contact: ContactView) => void;
 };
 
 // Under 600 px the number moves under the name and the email column goes; name and actions always stay.
 /** Contact names, numbers and emails are customer data: rendered only as React text. */
-export function ContactsTable({ contacts, canDelete, loading, searching, scrollRef, onScroll, onEdit, onDelete }: Props) {
+export function ContactsTable({
+  contacts,
+  canDelete,
+  loading,
+  searching,
+  scrollRef,
+  onScroll,
+  onEdit,
+  onDelete,
+  onStartTicket,
+}: Props) {
   const { t } = useTranslation("contacts");
   return (
     <ListTable
@@ -64,6 +79,18 @@ export function ContactsTable({ contacts, canDelete, loading, searching, scrollR
               prefix="contact"
               onEdit={() => onEdit(contact)}
               onDelete={canDelete ? () => onDelete(contact) : undefined}
+              extra={
+                <Tooltip title={t("startTicket")}>
+                  <IconButton
+                    size="small"
+                    aria-label={t("startTicket")}
+                    data-testid="contact-start-ticket"
+                    onClick={() => onStartTicket(contact)}
+                  >
+                    <WhatsAppIcon fontSize="small" />
+                  </IconButton>
+                </Tooltip>
+              }
             />
           </TableRow>
         );

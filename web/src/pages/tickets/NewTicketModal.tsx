@@ -33,6 +33,8 @@ type Props = {
   onClose: () => void;
   /** The created ticket, or the caller's own ticket already open for the contact. */
   onOpenTicket: (uuid: string, ticket?: TicketView) => void;
+  /** A contact chosen before opening (the contacts page's row action): shown selected, no search needed. */
+  initialContact?: ContactView | null;
 };
 
 type Option = { kind: "contact"; contact: ContactView } | { kind: "add"; name: string };
@@ -44,7 +46,7 @@ const NONE = "";
  * may work without one: Selecione un Area) and a connection. A contact already served elsewhere is
  * named in a notice; when it is the caller's own ticket, that one opens instead (core §8).
  */
-export function NewTicketModal({ open, onClose, onOpenTicket }: Props) {
+export function NewTicketModal({ open, onClose, onOpenTicket, initialContact = null }: Props) {
   const { t } = useTranslation("tickets");
   const user = useSessionUser();
   const noQueueAllowed = usePermission("tickets.no-queue");
@@ -67,16 +69,16 @@ export function NewTicketModal({ open, onClose, onOpenTicket }: Props) {
 
   const queues: QueueRef[] = useMemo(() => (staff ? (allQueues.data ?? []) : user.queues), [staff, allQueues.data, user.queues]);
 
-  // Start clean each time; a single queue or the user's own connection is chosen for them.
+  // Start clean each time (or with the caller's contact); a single queue or the user's own connection is chosen for them.
   useEffect(() => {
     if (!open) return;
-    setInput("");
-    setContact(null);
+    setInput(initialContact ? contactLabel(initialContact) : "");
+    setContact(initialContact);
     setErrors({});
     setNotice(null);
     setQueueId(NONE);
     setWhatsappId(NONE);
-  }, [open]);
+  }, [open, initialContact]);
 
   useEffect(() => {
     if (open && queues.length === 1 && !noQueueAllowed) setQueueId(queues[0].id);
