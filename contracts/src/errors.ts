@@ -292,6 +292,12 @@ const catalogue = {
     pt: "O ticket não pode passar para esse status.",
     en: "The ticket cannot move to that status.",
   },
+  ERR_TICKET_STATUS_CHANGED: {
+    status: 409,
+    es: "El ticket cambió de estado mientras tanto; se muestra como está ahora.",
+    pt: "O ticket mudou de status enquanto isso; ele é mostrado como está agora.",
+    en: "The ticket changed status meanwhile; it is shown as it is now.",
+  },
   ERR_TICKET_NOT_OPEN: {
     status: 409,
     es: "Acepte o reabra el ticket antes de enviar mensajes.",

@@ -135,6 +135,8 @@ export const TicketUpdateForm = z.object({
   useIntegration: z.boolean().optional(),
   promptId: IdSchema.nullable().optional(),
   integrationId: IdSchema.nullable().optional(),
+  /** The status the screen showed: a ticket that moved meanwhile answers 409 ERR_TICKET_STATUS_CHANGED. */
+  expectedStatus: z.enum(TicketStatuses).optional(),
 });
 export type TicketUpdateForm = z.input<typeof TicketUpdateForm>;
 

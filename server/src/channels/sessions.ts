@@ -1,5 +1,5 @@
 import { Events } from "@charla/contracts";
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, eq, lt, ne, sql } from "drizzle-orm";
 import type { Services } from "../context.js";
 import { messages, whatsapps } from "../db/schema/index.js";
 import { publishMessageUpdate } from "../modules/messages/broadcast.js";
@@ -62,8 +62,14 @@ export class Sessions {
     const factory = row && driverFactory(row.provider);
     if (!factory) return null;
     const driver = factory({ companyId, whatsappId, events: this.eventsFor(companyId, whatsappId) });
+    try {
+      await driver.connect();
+    } catch (err) {
+      // not kept: the next use tries again, and callers answer ERR_WAPP_NOT_INITIALIZED meanwhile
+      this.s.log.warn({ err, whatsappId }, "channel driver did not start");
+      return null;
+    }
     this.drivers.set(whatsappId, { companyId, driver });
-    await driver.connect();
     return driver;
   }
 
@@ -103,7 +109,7 @@ export class Sessions {
         const rows = await s.db
           .update(messages)
           .set({ body, isEdited: true, updatedAt: new Date() })
-          .where(own(channelId))
+          .where(and(own(channelId), ne(messages.body, body), eq(messages.isDeleted, false)))
           .returning();
         await publishMessageUpdate(s, companyId, rows);
       },

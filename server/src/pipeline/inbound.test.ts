@@ -1,5 +1,5 @@
 import { Events } from "@charla/contracts";
-import { eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { InboundMessage } from "../channels/driver.js";
 import { Sessions } from "../channels/sessions.js";
@@ -91,16 +91,24 @@ describe("inbound pipeline", () => {
     await handleInbound(t.app.charla, source, msg({ number: n }));
     const [contact] = await db().select().from(contacts).where(eq(contacts.number, n));
     const [first] = await ticketsOf(contact.id);
-    await db().update(tickets).set({ status: "closed", userId: c.admin.id, queueId: queue.id }).where(eq(tickets.id, first.id));
+    // closed as the API closes: the ticket and its episode's finishedAt
+    const close = async (finishedAt: Date, episodes: "open" | "all" = "open") => {
+      await db().update(tickets).set({ status: "closed", userId: c.admin.id, queueId: queue.id }).where(eq(tickets.id, first.id));
+      const which = episodes === "open" ? isNull(ticketTracking.finishedAt) : undefined;
+      await db()
+        .update(ticketTracking)
+        .set({ finishedAt })
+        .where(and(eq(ticketTracking.ticketId, first.id), which));
+    };
+    await close(new Date());
     await handleInbound(t.app.charla, source, msg({ number: n }));
     const [again] = await ticketsOf(contact.id);
     expect(again).toMatchObject({ id: first.id, status: "pending", userId: null, queueId: null });
     expect(await db().select().from(ticketTracking).where(eq(ticketTracking.ticketId, first.id))).toHaveLength(2);
 
-    await db()
-      .update(tickets)
-      .set({ status: "closed", updatedAt: new Date(Date.now() - 3 * 3600_000) })
-      .where(eq(tickets.id, first.id));
+    // closed 3 h ago, though touched since (a tag): its updatedAt is recent, the window is not
+    await close(new Date(Date.now() - 3 * 3600_000), "all");
+    await db().update(tickets).set({ updatedAt: new Date() }).where(eq(tickets.id, first.id));
     await handleInbound(t.app.charla, source, msg({ number: n }));
     const all = await ticketsOf(contact.id);
     expect(all).toHaveLength(2);

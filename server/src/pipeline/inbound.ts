@@ -44,8 +44,9 @@ export async function handleInbound(s: Services, source: InboundSource, msg: Inb
   const mediaPath = msg.media
     ? await s.storage.write(source.companyId, `media/${randomUUID()}${extensionOf(msg.media)}`, msg.media.data)
     : null;
+  let result: Extract<InboundResult, { stored: true }>;
   try {
-    const result = await withTransaction(s.db, async (tx, afterCommit) => {
+    result = await withTransaction(s.db, async (tx, afterCommit) => {
       const q = scoped(tx, source.companyId);
       const contact = await upsertContact(q, source.whatsappId, msg);
       const { ticket, created } = await ticketForInbound(q, contact, source.whatsappId);
@@ -93,13 +94,21 @@ export async function handleInbound(s: Services, source: InboundSource, msg: Inb
       });
       return { stored: true as const, ticketId: ticket.id, messageId: stored.id, created };
     });
-    for (const hook of afterInboundHooks) await hook(s, source, { ticketId: result.ticketId, messageId: result.messageId, msg });
-    return result;
   } catch (err) {
+    // nothing was committed: the file has no row to belong to
     if (mediaPath) await s.storage.remove(source.companyId, mediaPath);
     if (err instanceof Duplicate) return { stored: false, reason: "duplicate" };
     throw err;
   }
+  // the message is stored whatever a hook does; a failing hook is logged, not redelivered
+  for (const hook of afterInboundHooks) {
+    try {
+      await hook(s, source, { ticketId: result.ticketId, messageId: result.messageId, msg });
+    } catch (err) {
+      s.log.error({ err, ticketId: result.ticketId }, "after-inbound hook failed");
+    }
+  }
+  return result;
 }
 
 async function alreadyStored(s: Services, source: InboundSource, channelId: string) {

@@ -1,6 +1,6 @@
-import { desc, eq, gt, inArray } from "drizzle-orm";
+import { desc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Scoped } from "../db/scoped.js";
-import { tickets } from "../db/schema/index.js";
+import { tickets, ticketTracking } from "../db/schema/index.js";
 
 /** A ticket closed less than this long ago is reopened instead of starting a new one (behaviours §6). */
 export const REOPEN_WINDOW_MS = 2 * 60 * 60 * 1000;
@@ -20,6 +20,10 @@ export async function ticketForInbound(
   const live = await findLive(q, contact.id, whatsappId);
   if (live) return { ticket: live, created: false, reopened: false };
 
+  // "closed less than 2 h ago" is read from when its last episode finished: updatedAt moves with
+  // any later write (tags, a no-op save) and would stretch the window
+  const closedAt = sql`(select max(${ticketTracking.finishedAt}) from ${ticketTracking}
+    where ${ticketTracking.companyId} = ${q.companyId} and ${ticketTracking.ticketId} = ${tickets.id})`;
   const [recent] = await q.db
     .select()
     .from(tickets)
@@ -28,10 +32,10 @@ export async function ticketForInbound(
         eq(tickets.contactId, contact.id),
         eq(tickets.whatsappId, whatsappId),
         eq(tickets.status, "closed"),
-        gt(tickets.updatedAt, new Date(Date.now() - REOPEN_WINDOW_MS)),
+        gt(closedAt, new Date(Date.now() - REOPEN_WINDOW_MS)),
       ),
     )
-    .orderBy(desc(tickets.updatedAt))
+    .orderBy(desc(tickets.id))
     .limit(1)
     .for("update");
   if (recent) {

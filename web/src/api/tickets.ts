@@ -245,7 +245,10 @@ export function useAcceptTicket() {
   const viewer = useTicketViewer();
   return useMutation({
     mutationFn: (ticket: TicketView) =>
-      api<TicketView>(`/tickets/${ticket.id}`, { method: "PUT", body: { status: "open", userId: viewer?.id ?? null } }),
+      api<TicketView>(`/tickets/${ticket.id}`, {
+        method: "PUT",
+        body: { status: "open", userId: viewer?.id ?? null, expectedStatus: "pending" },
+      }),
     onSuccess: (ticket) => {
       client.setQueryData(ticketKeys.detail(ticket.uuid), ticket);
       if (viewer) upsertTicketInLists(client, ticket, viewer);

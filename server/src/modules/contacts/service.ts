@@ -67,6 +67,8 @@ export async function deleteContact(ctx: RequestCtx, id: number): Promise<void> 
   emit(ctx, { action: "delete", contactId: id });
 }
 
+const IMPORT_BATCH = 1000;
+
 /**
  * The connection's address book as contacts (the default connection's unless one is named); numbers
  * already present are left as they are.
@@ -94,13 +96,12 @@ export async function importContacts(
     .map((c) => ({ name: c.name.trim().slice(0, 50) || normalizeNumber(c.number), number: normalizeNumber(c.number) }))
     .filter((c) => c.number.length >= 8 && c.number.length <= 50);
   const unique = [...new Map(rows.map((c) => [c.number, c])).values()];
-  const inserted = unique.length
-    ? await ctx.db
-        .insert(contacts)
-        .values(unique.map((c) => ({ ...c, companyId: ctx.companyId, whatsappId: wa.id })))
-        .onConflictDoNothing()
-        .returning()
-    : [];
+  // in slices: one statement for a big address book would pass PostgreSQL's parameter limit
+  const inserted: (typeof contacts.$inferSelect)[] = [];
+  for (let i = 0; i < unique.length; i += IMPORT_BATCH) {
+    const slice = unique.slice(i, i + IMPORT_BATCH).map((c) => ({ ...c, companyId: ctx.companyId, whatsappId: wa.id }));
+    inserted.push(...(await ctx.db.insert(contacts).values(slice).onConflictDoNothing().returning()));
+  }
   if (inserted.length) {
     const views = await presentContacts(q, inserted);
     for (const contact of views) emit(ctx, { action: "create", contact });

@@ -226,6 +226,12 @@ describe("#messages list, read and delete", () => {
     ]);
     const olderView = (await call(w.admin, "GET", `/messages/${earlier.id}`)).json();
     expect(olderView.messages.map((m: { id: number }) => m.id)).toEqual([old.id]);
+
+    // an earlier conversation of another area stays out of an agent's thread (core §6)
+    const otherArea = await buildQueue(t.app, w.c.id);
+    await t.app.charla.db.update(tickets).set({ queueId: otherArea.id, userId: null }).where(eq(tickets.id, earlier.id));
+    const agentView = (await call(w.sAgent, "GET", `/messages/${w.ticket.id}`)).json();
+    expect(agentView.messages.map((m: { id: number }) => m.id)).toEqual([now.id]);
   });
 
   it("deletes own messages for everyone, never the contact's", async () => {
@@ -234,6 +240,10 @@ describe("#messages list, read and delete", () => {
     const theirs = await buildMessage(t.app, w.ticket, { body: "del cliente" });
     expectError(await call(w.sAgent, "DELETE", `/messages/${theirs.id}`), 400, "ERR_DELETE_WAPP_MSG");
     expectError(await call(w.sOutsider, "DELETE", `/messages/${mine.id}`), 404, "ERR_NO_MESSAGE_FOUND");
+    // a colleague of the same area sees the ticket but does not delete another agent's words
+    const colleague = await buildUser(t.app, w.c.id);
+    await addUserQueue(t.app, w.c.id, colleague.id, w.queue.id);
+    expectError(await call(await login(t.app, colleague), "DELETE", `/messages/${mine.id}`), 403, "ERR_NO_PERMISSION");
     expect((await call(w.sAgent, "DELETE", `/messages/${mine.id}`)).statusCode).toBe(204);
     const [row] = await t.app.charla.db.select().from(messages).where(eq(messages.id, mine.id));
     expect(row.isDeleted).toBe(true);

@@ -9,6 +9,7 @@ import { toCount } from "../../db/client.js";
 import { scoped } from "../../db/scoped.js";
 import { messages, tickets } from "../../db/schema/index.js";
 import { AppError, found } from "../../lib/app-error.js";
+import { visibleTickets } from "../../policies/tickets.js";
 import { ticketView, visibleTicket } from "../tickets/queries.js";
 import { isStaff, loadViewer } from "../tickets/viewer.js";
 import { publishMessageUpdate } from "./broadcast.js";
@@ -92,7 +93,8 @@ export async function messagesRoutes(app: FastifyInstance) {
     { schema: { params: TicketParams, querystring: PageQuery }, config: use },
     async (req): Promise<MessagesPage> => {
       const q = tenant(req);
-      let ticket = await visibleTicket(q, await loadViewer(q, req.ctx.user), { id: req.params.ticketId });
+      const viewer = await loadViewer(q, req.ctx.user);
+      let ticket = await visibleTicket(q, viewer, { id: req.params.ticketId });
       const size = Limits.messagesPageSize;
       const offset = (req.query.pageNumber - 1) * size;
       // the contact's earlier conversations on this connection come along, so the history reads as one
@@ -106,6 +108,8 @@ export async function messagesRoutes(app: FastifyInstance) {
             ticket.whatsappId === null ? isNull(tickets.whatsappId) : eq(tickets.whatsappId, ticket.whatsappId),
             // ids, not timestamps: the row's microseconds are lost in a JS Date, ids keep their order
             lte(tickets.id, ticket.id),
+            // only conversations the viewer may see (core §6): an agent does not read another area's history
+            visibleTickets(viewer),
           ),
         );
       const where = q.messages.where(inArray(messages.ticketId, sameConversationLine));
@@ -175,6 +179,8 @@ export async function messagesRoutes(app: FastifyInstance) {
       throw new AppError("ERR_NO_MESSAGE_FOUND");
     });
     if (!message.fromMe || message.isDeleted) throw new AppError("ERR_DELETE_WAPP_MSG");
+    // an agent deletes what they sent or what was sent on their own ticket, not a colleague's words
+    if (!isStaff(viewer) && message.userId !== viewer.id && ticket.userId !== viewer.id) throw new AppError("ERR_NO_PERMISSION");
     if (message.channelId) {
       const driver = await driverOfTicket(req.ctx, req.ctx.companyId, { whatsappId: message.whatsappId ?? ticket.whatsappId });
       const contact = found(await q.contacts.findById(ticket.contactId), "ERR_NO_CONTACT_FOUND");

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type ErrorCode, Events, type MediaType, type MessageView, isErrorCode } from "@charla/contracts";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { MediaPayload } from "../../channels/driver.js";
 import type { Services } from "../../context.js";
 import { scoped } from "../../db/scoped.js";
@@ -10,6 +10,7 @@ import { AppError } from "../../lib/app-error.js";
 import { extensionOf, summary } from "../../pipeline/media.js";
 import { ticketAudience } from "../../policies/tickets.js";
 import { presentTickets } from "../tickets/presenter.js";
+import { publishMessageUpdate } from "./broadcast.js";
 import { presentMessages } from "./presenter.js";
 
 type TicketRow = typeof tickets.$inferSelect;
@@ -92,7 +93,7 @@ export async function sendToTicket(s: Services, companyId: number, ticket: Ticke
     isAutomatic: out.isAutomatic ?? false,
     createdAt: sent.timestamp,
   };
-  return withTransaction(s.db, async (tx, afterCommit) => {
+  const view = await withTransaction(s.db, async (tx, afterCommit) => {
     const t = scoped(tx, companyId);
     const [row] = await tx
       .insert(messages)
@@ -124,6 +125,18 @@ export async function sendToTicket(s: Services, companyId: number, ticket: Ticke
     });
     return messageView;
   });
+  // an ack that arrived while the row was being committed found nothing to update: apply it now
+  const late = s.sessions.takeEarlyAck(ticket.whatsappId, sent.channelId);
+  if (late !== null && late > view.ack) {
+    const rows = await s.db
+      .update(messages)
+      .set({ ack: sql`greatest(${messages.ack}, ${late})`, updatedAt: new Date() })
+      .where(and(eq(messages.companyId, companyId), eq(messages.id, view.id)))
+      .returning();
+    await publishMessageUpdate(s, companyId, rows);
+    return { ...view, ack: Math.max(view.ack, late) };
+  }
+  return view;
 }
 
 /** Automatic messages (greetings, transfer notices) must never fail the change that caused them. */

@@ -1,4 +1,4 @@
-import { TagForm, TagsSyncForm, type TagView } from "@charla/contracts";
+import { TagForm, TagsSyncForm, type TagView, can } from "@charla/contracts";
 import { asc, count, eq, inArray } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -40,7 +40,10 @@ export async function tagsRoutes(app: FastifyInstance) {
 
   r.post("/tags", { schema: { body: TagForm }, config: use }, async (req, reply) => {
     const q = tenant(req);
-    const row = await q.tags.insert({ ...req.body, userId: req.ctx.user.id }).catch((err) => {
+    // the Kanban flag is for admins and supervisors (core §6 tag modal); others' tags are plain
+    const subject = { profile: req.ctx.user.profile, super: req.ctx.user.super, plan: req.ctx.user.plan };
+    const kanban = can(subject, "tag-modal:kanban") ? req.body.kanban : 0;
+    const row = await q.tags.insert({ ...req.body, kanban, userId: req.ctx.user.id }).catch((err) => {
       if (pgErrorCode(err) === PG_UNIQUE_VIOLATION) throw new AppError("ERR_TAG_NAME_EXISTS");
       throw err;
     });

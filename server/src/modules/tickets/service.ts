@@ -8,14 +8,13 @@ import {
   V,
   can,
 } from "@charla/contracts";
-import { desc, eq, inArray, isNull } from "drizzle-orm";
+import { desc, eq, inArray, isNull, ne } from "drizzle-orm";
 import type { z } from "zod";
 import type { RequestCtx } from "../../context.js";
 import { type Scoped, scoped } from "../../db/scoped.js";
 import { contacts, queues, tickets, ticketTracking, users, whatsapps } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
 import { AppError, found } from "../../lib/app-error.js";
-import { PG_UNIQUE_VIOLATION, pgErrorCode } from "../../lib/pg-errors.js";
 import { fillTemplate } from "../../lib/template.js";
 import { canSeeTicket, ticketAudience } from "../../policies/tickets.js";
 import { sendAutomatic } from "../messages/send.js";
@@ -33,7 +32,12 @@ export const TRANSFER_MESSAGE = "*Mensaje automático:* su atención fue transfe
 
 const subject = (ctx: RequestCtx) => ({ profile: ctx.user.profile, super: ctx.user.super, plan: ctx.user.plan });
 
-async function otherOpenTicket(q: Scoped, contactId: number, whatsappId: number | null): Promise<AppError> {
+async function otherOpenTicket(
+  q: Scoped,
+  contactId: number,
+  whatsappId: number | null,
+  exceptId: number,
+): Promise<AppError | null> {
   const [row] = await q.db
     .select({ id: tickets.id, uuid: tickets.uuid, userId: tickets.userId, userName: users.name, queueName: queues.name })
     .from(tickets)
@@ -44,13 +48,24 @@ async function otherOpenTicket(q: Scoped, contactId: number, whatsappId: number 
         eq(tickets.contactId, contactId),
         whatsappId === null ? isNull(tickets.whatsappId) : eq(tickets.whatsappId, whatsappId),
         inArray(tickets.status, ["open", "pending"]),
+        ne(tickets.id, exceptId),
       ),
     )
     .limit(1);
-  const data: OtherOpenTicketData | undefined = row
-    ? { ticketId: row.id, uuid: row.uuid, userId: row.userId, userName: row.userName, queueName: row.queueName }
-    : undefined;
+  if (!row) return null;
+  const data: OtherOpenTicketData = {
+    ticketId: row.id,
+    uuid: row.uuid,
+    userId: row.userId,
+    userName: row.userName,
+    queueName: row.queueName,
+  };
   return new AppError("ERR_OTHER_OPEN_TICKET", { data });
+}
+
+/** A request that changes nothing must not touch the row (its updatedAt orders the lists). */
+function fieldsChanged(t: TicketRow, patch: Partial<TicketRow>): boolean {
+  return (Object.keys(patch) as (keyof TicketRow)[]).some((k) => patch[k] !== t[k]);
 }
 
 async function assertQueue(q: Scoped, id: number | null | undefined) {
@@ -99,7 +114,7 @@ export async function createTicket(ctx: RequestCtx, input: CreateInput): Promise
       })
       .onConflictDoNothing()
       .returning();
-    if (!row) throw await otherOpenTicket(q, contact.id, whatsappId);
+    if (!row) throw (await otherOpenTicket(q, contact.id, whatsappId, 0)) ?? new AppError("ERR_CREATING_TICKET");
     const now = new Date();
     await q.ticketTracking.insert({ ticketId: row.id, whatsappId, queueId: row.queueId, userId, queuedAt: now, startedAt: now });
     const change = await ticketChangeBroadcast(ctx, q, null, row);
@@ -207,6 +222,7 @@ export async function updateTicket(ctx: RequestCtx, id: number, input: UpdateInp
       const holder = await q.users.findById(t.userId);
       throw new AppError("ERR_TICKET_ALREADY_ACCEPTED", { data: { userName: holder?.name ?? "" } });
     }
+    if (input.expectedStatus && input.expectedStatus !== t.status) throw new AppError("ERR_TICKET_STATUS_CHANGED");
     // agents act on pending tickets, their own, and closed ones (reopen); others' open tickets are not theirs
     if (!isStaff(viewer) && t.status === "open" && t.userId !== viewer.id) throw new AppError("ERR_NO_PERMISSION");
     const change = decide(ctx, viewer, t, input);
@@ -226,10 +242,16 @@ export async function updateTicket(ctx: RequestCtx, id: number, input: UpdateInp
             integrationId: input.integrationId === undefined ? t.integrationId : input.integrationId,
           }),
     };
-    const updated = await q.tickets.update(t.id, patch).catch(async (err) => {
-      if (pgErrorCode(err) === PG_UNIQUE_VIOLATION) throw await otherOpenTicket(q, t.contactId, patch.whatsappId ?? t.whatsappId);
-      throw err;
-    });
+    if (change.kind === "fields" && !fieldsChanged(t, patch)) return ticketChangeBroadcast(ctx, q, t, t).then((b) => b.view);
+    // a live ticket elsewhere for this contact must be named before the update: the unique index
+    // would refuse it too, but its error aborts the transaction and nothing could be read after it
+    const becomesLive = patch.status === "open" || patch.status === "pending";
+    const whatsappId = patch.whatsappId === undefined ? t.whatsappId : patch.whatsappId;
+    if (becomesLive && (t.status === "closed" || whatsappId !== t.whatsappId)) {
+      const other = await otherOpenTicket(q, t.contactId, whatsappId, t.id);
+      if (other) throw other;
+    }
+    const updated = await q.tickets.update(t.id, patch);
     if (!updated) throw new AppError("ERR_NO_TICKET_FOUND");
     if (change.kind !== "fields") await track(q, t, updated, change.kind, viewer.id);
 

@@ -256,6 +256,32 @@ describe("#tickets transitions (core §4)", () => {
   });
 });
 
+describe("#tickets conflicts (review findings)", () => {
+  it("answers 409 naming the live ticket when a reopen would make a second one", async () => {
+    const w = await world();
+    const old = await w.ticket({ status: "closed", queueId: w.sales.id });
+    const live = await w.ticket({ status: "pending", queueId: w.sales.id });
+    const res = await call(w.admin, "PUT", `/tickets/${old.id}`, { status: "open", userId: w.c.admin.id });
+    expectError(res, 409, "ERR_OTHER_OPEN_TICKET");
+    expect(res.json().data).toMatchObject({ ticketId: live.id });
+    // and the transaction is intact: the next request works
+    expect((await call(w.admin, "GET", `/tickets/${old.id}`)).json()).toMatchObject({ status: "closed" });
+  });
+
+  it("refuses a change made from a stale screen (expectedStatus) and leaves a no-op alone", async () => {
+    const w = await world();
+    const tk = await w.ticket({ status: "closed", queueId: w.sales.id });
+    expectError(
+      await call(w.sAna, "PUT", `/tickets/${tk.id}`, { status: "open", userId: w.ana.id, expectedStatus: "pending" }),
+      409,
+      "ERR_TICKET_STATUS_CHANGED",
+    );
+    const before = (await call(w.admin, "GET", `/tickets/${tk.id}`)).json();
+    const same = await call(w.admin, "PUT", `/tickets/${tk.id}`, {});
+    expect(same.json().updatedAt).toBe(before.updatedAt);
+  });
+});
+
 describe("#tickets create and delete", () => {
   it("opens a ticket for the caller; a second one for the contact names the owner", async () => {
     const w = await world();

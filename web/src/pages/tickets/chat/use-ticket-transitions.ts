@@ -23,10 +23,11 @@ export function useTicketTransitions(ticket: TicketView) {
   const run = useCallback(
     async (transition: Transition) => {
       const values: Record<Transition, TicketUpdateForm> = {
-        accept: { status: "open", userId: me.id },
-        return: { status: "pending", userId: null },
+        // expectedStatus: a screen that is behind (someone resolved it meanwhile) gets a 409, not a surprise
+        accept: { status: "open", userId: me.id, expectedStatus: "pending" },
+        return: { status: "pending", userId: null, expectedStatus: "open" },
         resolve: { status: "closed", userId: me.id, useIntegration: false, promptId: null, integrationId: null },
-        reopen: { status: "open", userId: me.id },
+        reopen: { status: "open", userId: me.id, expectedStatus: "closed" },
       };
       try {
         const changed = await update.mutateAsync({ id: ticket.id, values: values[transition] });
