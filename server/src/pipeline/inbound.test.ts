@@ -101,6 +101,9 @@ describe("inbound pipeline", () => {
         .where(and(eq(ticketTracking.ticketId, first.id), which));
     };
     await close(new Date());
+    // the company's own phone writing to the contact does not reopen it
+    await handleInbound(t.app.charla, source, msg({ number: n, fromMe: true }));
+    expect((await ticketsOf(contact.id))[0]).toMatchObject({ id: first.id, status: "closed" });
     await handleInbound(t.app.charla, source, msg({ number: n }));
     const [again] = await ticketsOf(contact.id);
     expect(again).toMatchObject({ id: first.id, status: "pending", userId: null, queueId: null });

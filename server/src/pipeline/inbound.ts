@@ -49,7 +49,7 @@ export async function handleInbound(s: Services, source: InboundSource, msg: Inb
     result = await withTransaction(s.db, async (tx, afterCommit) => {
       const q = scoped(tx, source.companyId);
       const contact = await upsertContact(q, source.whatsappId, msg);
-      const { ticket, created } = await ticketForInbound(q, contact, source.whatsappId);
+      const { ticket, created } = await ticketForInbound(q, contact, source.whatsappId, msg.fromMe);
       const quoted = msg.quotedChannelId ? await findByChannelId(q, source.whatsappId, msg.quotedChannelId) : null;
       const [stored] = await tx
         .insert(messages)

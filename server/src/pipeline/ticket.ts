@@ -16,6 +16,8 @@ export async function ticketForInbound(
   q: Scoped,
   contact: { id: number; isGroup: boolean },
   whatsappId: number,
+  /** Typed on the company's own phone: recorded, but it does not reopen a closed conversation. */
+  fromMe = false,
 ): Promise<{ ticket: TicketRow; created: boolean; reopened: boolean }> {
   const live = await findLive(q, contact.id, whatsappId);
   if (live) return { ticket: live, created: false, reopened: false };
@@ -38,6 +40,7 @@ export async function ticketForInbound(
     .orderBy(desc(tickets.id))
     .limit(1)
     .for("update");
+  if (recent && fromMe) return { ticket: recent, created: false, reopened: false };
   if (recent) {
     const reopened = await q.tickets.update(recent.id, { status: "pending", userId: null, queueId: null, chatbot: false });
     await startEpisode(q, recent.id, whatsappId);
