@@ -206,6 +206,12 @@ const catalogue = {
     pt: "Já existe um usuário com este e-mail.",
     en: "A user with this email already exists.",
   },
+  ERR_CONNECTION_LIMIT_REACHED: {
+    status: 403,
+    es: "Se alcanzó el número de conexiones del plan.",
+    pt: "O número de conexões do plano foi atingido.",
+    en: "The plan's connection limit has been reached.",
+  },
   ERR_USER_LIMIT_REACHED: {
     status: 403,
     es: "Se alcanzó el número de usuarios del plan.",

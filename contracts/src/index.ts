@@ -1,6 +1,7 @@
 export * from "./auth.js";
 export * from "./common.js";
 export * from "./companies.js";
+export * from "./connections.js";
 export * from "./contacts.js";
 export * from "./errors.js";
 export * from "./events.js";

@@ -65,6 +65,10 @@ export interface ChannelDriver {
   /** The WhatsApp-normalised number when it has an account, else null. */
   checkNumber(number: string): Promise<string | null>;
   contactsBook(): Promise<{ name: string; number: string }[]>;
+  /** Forget the link and show a new QR (drivers that pair by QR). */
+  requestNewQr?(): Promise<void>;
+  /** Unlink the phone, then stop; drivers without a link just disconnect. */
+  logout?(): Promise<void>;
 }
 
 export type DriverContext = { companyId: number; whatsappId: number; events: ChannelEvents };

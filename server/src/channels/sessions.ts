@@ -1,4 +1,4 @@
-import { Events } from "@charla/contracts";
+import { type ConnectionStatus, Events } from "@charla/contracts";
 import { and, eq, lt, ne, sql } from "drizzle-orm";
 import type { Services } from "../context.js";
 import { messages, whatsapps } from "../db/schema/index.js";
@@ -73,6 +73,34 @@ export class Sessions {
     return driver;
   }
 
+  /** Ends the connection's session on this process (deleted connection, restart). */
+  async stop(whatsappId: number): Promise<void> {
+    const running = this.drivers.get(whatsappId);
+    this.drivers.delete(whatsappId);
+    if (running) await running.driver.disconnect().catch(() => undefined);
+  }
+
+  /** "Retry" (core §4): the session starts again from its stored auth state. */
+  async restart(companyId: number, whatsappId: number): Promise<ChannelDriver | null> {
+    if (this.drivers.get(whatsappId)?.companyId === companyId) await this.stop(whatsappId);
+    return this.driverFor(companyId, whatsappId);
+  }
+
+  /** "New QR": forget the link and pair again. */
+  async newQr(companyId: number, whatsappId: number): Promise<void> {
+    const driver = await this.driverFor(companyId, whatsappId);
+    if (driver?.requestNewQr) await driver.requestNewQr();
+    else await this.restart(companyId, whatsappId);
+  }
+
+  /** "Disconnect": log the phone out where the channel can, and stop. */
+  async logout(companyId: number, whatsappId: number): Promise<void> {
+    const running = this.drivers.get(whatsappId);
+    if (!running || running.companyId !== companyId) return;
+    this.drivers.delete(whatsappId);
+    await (running.driver.logout ? running.driver.logout() : running.driver.disconnect()).catch(() => undefined);
+  }
+
   async stopAll(): Promise<void> {
     const all = [...this.drivers.values()].map((d) => d.driver);
     this.drivers.clear();
@@ -113,17 +141,28 @@ export class Sessions {
           .returning();
         await publishMessageUpdate(s, companyId, rows);
       },
-      status: async (status) => {
+      status: async (status, extra = {}) => {
         const [row] = await s.db
           .update(whatsapps)
-          .set({ status, updatedAt: new Date() })
+          .set({
+            status,
+            // the QR is only meaningful while waiting for a scan
+            qrcode: status === "qrcode" ? (extra.qrcode ?? "") : "",
+            retries: extra.retries ?? (status === "CONNECTED" ? 0 : undefined),
+            ...(extra.number ? { number: extra.number } : {}),
+            updatedAt: new Date(),
+          })
           .where(and(eq(whatsapps.id, whatsappId), eq(whatsapps.companyId, companyId)))
           .returning();
         if (row) {
-          s.realtime.toCompany(companyId).emit(Events.whatsappSession(companyId), {
-            action: "update",
-            session: { id: row.id, status: row.status, updatedAt: row.updatedAt.toISOString() },
-          });
+          const session = {
+            id: row.id,
+            status: row.status as ConnectionStatus,
+            qrcode: row.qrcode,
+            retries: row.retries,
+            updatedAt: row.updatedAt.toISOString(),
+          };
+          s.realtime.toCompany(companyId).emit(Events.whatsappSession(companyId), { action: "update", session });
         }
       },
     };

@@ -1,22 +1,84 @@
-import type { FastifyInstance } from "fastify";
-import { asc } from "drizzle-orm";
+import { ConnectionForm, type ConnectionStatus, Events, IdParams } from "@charla/contracts";
+import { eq } from "drizzle-orm";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
 import { scoped } from "../../db/scoped.js";
 import { whatsapps } from "../../db/schema/index.js";
+import { found } from "../../lib/app-error.js";
+import { connectionView, createConnection, deleteConnection, listConnections, updateConnection } from "./service.js";
 
-/** Read-only list for pickers (user modal); the Connections issue adds the rest of /whatsapp. */
+// `session=0` is what the web sends (core §7); sessions are never part of the answer
+const ListQuery = z.object({ session: z.string().max(5).optional(), companyId: z.string().max(12).optional() });
+
+const tenant = (req: FastifyRequest) => scoped(req.ctx.db, req.ctx.companyId);
+
+/** Connections (core §7 Connections) and their sessions (retry, new QR, disconnect). */
 export async function whatsappsRoutes(app: FastifyInstance) {
-  app.get("/whatsapp", { config: { permission: "connections.list" } }, async (req) => {
-    const q = scoped(req.ctx.db, req.ctx.companyId);
-    return q.db
-      .select({
-        id: whatsapps.id,
-        name: whatsapps.name,
-        status: whatsapps.status,
-        isDefault: whatsapps.isDefault,
-        provider: whatsapps.provider,
-      })
-      .from(whatsapps)
-      .where(q.whatsapps.where())
-      .orderBy(asc(whatsapps.name));
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get("/whatsapp", { schema: { querystring: ListQuery }, config: { permission: "connections.list" } }, (req) =>
+    listConnections(tenant(req)),
+  );
+  r.get(
+    "/whatsapp/:id",
+    { schema: { params: IdParams, querystring: ListQuery }, config: { permission: "connections.list" } },
+    (req) => connectionView(tenant(req), req.params.id),
+  );
+  r.post(
+    "/whatsapp",
+    { schema: { body: ConnectionForm }, config: { permission: "connections-page:addConnection" } },
+    async (req, reply) => reply.status(201).send(await createConnection(req.ctx, req.body)),
+  );
+  r.put(
+    "/whatsapp/:id",
+    { schema: { params: IdParams, body: ConnectionForm }, config: { permission: "connections-page:editOrDeleteConnection" } },
+    (req) => updateConnection(req.ctx, req.params.id, req.body),
+  );
+  r.delete(
+    "/whatsapp/:id",
+    { schema: { params: IdParams }, config: { permission: "connections-page:editOrDeleteConnection" } },
+    async (req, reply) => {
+      await deleteConnection(req.ctx, req.params.id);
+      return reply.status(204).send();
+    },
+  );
+
+  const session = { permission: "connections-page:actionButtons" } as const;
+  const owned = async (req: FastifyRequest, id: number) => found(await tenant(req).whatsapps.findById(id), "ERR_NO_WAPP_FOUND");
+
+  /** Retry: start the session again from its stored link. */
+  r.post("/whatsappsession/:id", { schema: { params: IdParams }, config: session }, async (req) => {
+    const wa = await owned(req, req.params.id);
+    await req.ctx.sessions.restart(req.ctx.companyId, wa.id);
+    return connectionView(tenant(req), wa.id);
+  });
+  /** New QR: forget the link and pair again. */
+  r.put("/whatsappsession/:id", { schema: { params: IdParams }, config: session }, async (req) => {
+    const wa = await owned(req, req.params.id);
+    await req.ctx.sessions.newQr(req.ctx.companyId, wa.id);
+    return connectionView(tenant(req), wa.id);
+  });
+  /** Disconnect: unlink the phone and stop; the connection stays, DISCONNECTED. */
+  r.delete("/whatsappsession/:id", { schema: { params: IdParams }, config: session }, async (req) => {
+    const wa = await owned(req, req.params.id);
+    await req.ctx.sessions.logout(req.ctx.companyId, wa.id);
+    const q = tenant(req);
+    const [row] = await q.db
+      .update(whatsapps)
+      .set({ status: "DISCONNECTED", qrcode: "", updatedAt: new Date() })
+      .where(q.whatsapps.where(eq(whatsapps.id, wa.id)))
+      .returning();
+    req.ctx.realtime.toCompany(req.ctx.companyId).emit(Events.whatsappSession(req.ctx.companyId), {
+      action: "update",
+      session: {
+        id: row.id,
+        status: row.status as ConnectionStatus,
+        qrcode: "",
+        retries: row.retries,
+        updatedAt: row.updatedAt.toISOString(),
+      },
+    });
+    return connectionView(q, wa.id);
   });
 }

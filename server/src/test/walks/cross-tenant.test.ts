@@ -52,6 +52,7 @@ beforeAll(async () => {
     whatsapp: wa.id,
     contacts: contact.id,
     simulator: wa.id,
+    whatsappsession: wa.id,
     settings: "userRating",
     tickets: ticket.id,
     "tickets:uuid": ticket.uuid,

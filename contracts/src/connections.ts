@@ -1,0 +1,80 @@
+import { z } from "zod";
+import { IdSchema, V, requiredName } from "./common.js";
+import type { QueueRef } from "./users.js";
+
+export const ConnectionStatuses = ["qrcode", "PAIRING", "OPENING", "CONNECTED", "DISCONNECTED", "TIMEOUT"] as const;
+export type ConnectionStatus = (typeof ConnectionStatuses)[number];
+
+/** Providers a connection may use: "beta" is WhatsApp Web through Baileys (core §3 provider, default beta). */
+export const ConnectionProviders = ["beta", "simulator"] as const;
+export type ConnectionProvider = (typeof ConnectionProviders)[number];
+
+const message = z.string().max(4096, V.tooLong).optional().default("");
+const minutes = z.coerce.number({ error: V.invalid }).int(V.invalid).min(0, V.invalid).max(100_000, V.invalid);
+
+/**
+ * Connection modal (core §5 Connection form, §9 defaults): name 2–50, the phone number required,
+ * the messages, the queues (a greeting is required with more than one: ERR_WAPP_GREETING_REQUIRED).
+ */
+export const ConnectionForm = z.object({
+  name: requiredName,
+  /** The phone number to link; stored base64-encoded as the connection's token (core §3). */
+  number: z
+    .string({ error: V.required })
+    .trim()
+    .transform((raw) => raw.replace(/\D/g, ""))
+    .pipe(z.string().min(1, V.required).min(8, V.tooShort).max(20, V.tooLong)),
+  provider: z.enum(ConnectionProviders).optional().default("beta"),
+  isDefault: z.boolean().optional().default(false),
+  greetingMessage: message,
+  complationMessage: message,
+  transferMessage: message,
+  outOfHoursMessage: message,
+  ratingMessage: message,
+  expiresInactiveMessage: message,
+  queueIds: z.array(IdSchema).max(100).optional().default([]),
+  promptId: IdSchema.nullable().optional().default(null),
+  sendIdQueue: IdSchema.nullable().optional().default(null),
+  timeSendQueue: minutes.optional().default(0),
+  maxUseBotQueues: minutes.optional().default(3),
+  timeUseBotQueues: minutes.optional().default(0),
+  expiresTicket: minutes.optional().default(0),
+});
+export type ConnectionForm = z.input<typeof ConnectionForm>;
+
+/** A connection as the page, the pickers and the session events show it. */
+export type ConnectionView = {
+  id: number;
+  name: string;
+  status: ConnectionStatus;
+  qrcode: string;
+  retries: number;
+  isDefault: boolean;
+  provider: ConnectionProvider;
+  /** The phone number the token encodes (digits). */
+  number: string;
+  token: string;
+  greetingMessage: string;
+  complationMessage: string;
+  transferMessage: string;
+  outOfHoursMessage: string;
+  ratingMessage: string;
+  expiresInactiveMessage: string;
+  promptId: number | null;
+  sendIdQueue: number | null;
+  timeSendQueue: number;
+  maxUseBotQueues: number;
+  timeUseBotQueues: number;
+  expiresTicket: number;
+  queues: QueueRef[];
+  updatedAt: string;
+};
+
+/** `company-{id}-whatsappSession` payload: the live session fields. */
+export type ConnectionSessionEvent = {
+  action: "update";
+  session: Pick<ConnectionView, "id" | "status" | "qrcode" | "retries" | "updatedAt">;
+};
+
+/** `company-{id}-whatsapp` payload. */
+export type ConnectionEvent = { action: "update"; whatsapp: ConnectionView } | { action: "delete"; whatsappId: number };

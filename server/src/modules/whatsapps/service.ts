@@ -1,0 +1,141 @@
+import { type ConnectionForm, type ConnectionView, Events } from "@charla/contracts";
+import { and, asc, count, eq, inArray, ne } from "drizzle-orm";
+import type { z } from "zod";
+import type { RequestCtx } from "../../context.js";
+import { toCount } from "../../db/client.js";
+import { type Scoped, scoped } from "../../db/scoped.js";
+import { companies, plans, queues, whatsappQueues, whatsapps } from "../../db/schema/index.js";
+import { withTransaction } from "../../db/tx.js";
+import { AppError, found } from "../../lib/app-error.js";
+import { presentConnections, tokenOfNumber } from "./presenter.js";
+
+type Input = z.output<typeof ConnectionForm>;
+type Row = typeof whatsapps.$inferSelect;
+
+export async function connectionView(q: Scoped, id: number): Promise<ConnectionView> {
+  const row = found(await q.whatsapps.findById(id), "ERR_NO_WAPP_FOUND");
+  return (await presentConnections(q, [row]))[0];
+}
+
+export async function listConnections(q: Scoped): Promise<ConnectionView[]> {
+  const rows = await q.db.select().from(whatsapps).where(q.whatsapps.where()).orderBy(asc(whatsapps.name), asc(whatsapps.id));
+  return presentConnections(q, rows);
+}
+
+/** Queues of the caller's company only; a greeting is required when the contact must choose (core §5). */
+async function checkQueues(q: Scoped, input: Input) {
+  const ids = [...new Set(input.queueIds)];
+  if (ids.length) {
+    const owned = await q.db
+      .select({ id: queues.id })
+      .from(queues)
+      .where(q.queues.where(inArray(queues.id, ids)));
+    if (owned.length !== ids.length) throw new AppError("ERR_NO_QUEUE_FOUND");
+  }
+  if (input.sendIdQueue) found(await q.queues.findById(input.sendIdQueue), "ERR_NO_QUEUE_FOUND");
+  if (ids.length > 1 && !input.greetingMessage.trim()) throw new AppError("ERR_WAPP_GREETING_REQUIRED");
+  return ids;
+}
+
+function fieldsOf(input: Input) {
+  return {
+    name: input.name,
+    token: tokenOfNumber(input.number),
+    greetingMessage: input.greetingMessage,
+    complationMessage: input.complationMessage,
+    transferMessage: input.transferMessage,
+    outOfHoursMessage: input.outOfHoursMessage,
+    ratingMessage: input.ratingMessage,
+    expiresInactiveMessage: input.expiresInactiveMessage,
+    promptId: input.promptId,
+    sendIdQueue: input.sendIdQueue,
+    timeSendQueue: input.timeSendQueue,
+    maxUseBotQueues: input.maxUseBotQueues,
+    timeUseBotQueues: input.timeUseBotQueues,
+    expiresTicket: input.expiresTicket,
+  };
+}
+
+async function setQueues(q: Scoped, whatsappId: number, queueIds: number[]) {
+  await q.db
+    .delete(whatsappQueues)
+    .where(and(eq(whatsappQueues.companyId, q.companyId), eq(whatsappQueues.whatsappId, whatsappId)));
+  if (queueIds.length)
+    await q.db.insert(whatsappQueues).values(queueIds.map((queueId) => ({ companyId: q.companyId, whatsappId, queueId })));
+}
+
+/** Exactly one default per company: making one the default unsets the others. */
+async function makeDefault(q: Scoped, id: number) {
+  await q.db
+    .update(whatsapps)
+    .set({ isDefault: false })
+    .where(q.whatsapps.where(ne(whatsapps.id, id), eq(whatsapps.isDefault, true)));
+}
+
+function emit(
+  ctx: RequestCtx,
+  payload: { action: "update"; whatsapp: ConnectionView } | { action: "delete"; whatsappId: number },
+) {
+  ctx.realtime.toCompany(ctx.companyId).emit(Events.whatsapp(ctx.companyId), payload);
+}
+
+export function createConnection(ctx: RequestCtx, input: Input): Promise<ConnectionView> {
+  return withTransaction(ctx.db, async (tx, afterCommit) => {
+    const q = scoped(tx, ctx.companyId);
+    // the company row is locked: two creations at once cannot both pass the plan's limit
+    const [limits] = await tx
+      .select({ max: plans.connections })
+      .from(companies)
+      .innerJoin(plans, eq(plans.id, companies.planId))
+      .where(eq(companies.id, ctx.companyId))
+      .for("update", { of: companies });
+    const [{ n }] = await tx.select({ n: count() }).from(whatsapps).where(q.whatsapps.where());
+    if (limits && toCount(n) >= limits.max) throw new AppError("ERR_CONNECTION_LIMIT_REACHED");
+    const queueIds = await checkQueues(q, input);
+    // the first connection is the default whatever was asked: a company always has one
+    const isDefault = input.isDefault || toCount(n) === 0;
+    const row = await q.whatsapps.insert({ ...fieldsOf(input), provider: input.provider, isDefault, status: "DISCONNECTED" });
+    if (isDefault) await makeDefault(q, row.id);
+    await setQueues(q, row.id, queueIds);
+    const view = await connectionView(q, row.id);
+    afterCommit(() => emit(ctx, { action: "update", whatsapp: view }));
+    return view;
+  });
+}
+
+export function updateConnection(ctx: RequestCtx, id: number, input: Input): Promise<ConnectionView> {
+  return withTransaction(ctx.db, async (tx, afterCommit) => {
+    const q = scoped(tx, ctx.companyId);
+    const current = found(await q.whatsapps.lockById(id), "ERR_NO_WAPP_FOUND");
+    const queueIds = await checkQueues(q, input);
+    // the default cannot simply be switched off: another connection must become the default instead
+    if (current.isDefault && !input.isDefault) throw new AppError("ERR_NO_OTHER_WHATSAPP");
+    // the provider is chosen at creation; a live session cannot change what runs it
+    await q.whatsapps.update(id, { ...fieldsOf(input), isDefault: input.isDefault });
+    if (input.isDefault) await makeDefault(q, id);
+    await setQueues(q, id, queueIds);
+    const view = await connectionView(q, id);
+    afterCommit(() => emit(ctx, { action: "update", whatsapp: view }));
+    return view;
+  });
+}
+
+/** Deleting the default hands the role to the oldest remaining connection. */
+export async function deleteConnection(ctx: RequestCtx, id: number): Promise<void> {
+  let removed: Row | null = null;
+  await withTransaction(ctx.db, async (tx, afterCommit) => {
+    const q = scoped(tx, ctx.companyId);
+    removed = found(await q.whatsapps.lockById(id), "ERR_NO_WAPP_FOUND");
+    await q.whatsapps.delete(id);
+    if (removed.isDefault) {
+      const [next] = await q.db.select().from(whatsapps).where(q.whatsapps.where()).orderBy(asc(whatsapps.id)).limit(1);
+      if (next) {
+        await q.whatsapps.update(next.id, { isDefault: true });
+        const view = await connectionView(q, next.id);
+        afterCommit(() => emit(ctx, { action: "update", whatsapp: view }));
+      }
+    }
+    afterCommit(() => emit(ctx, { action: "delete", whatsappId: id }));
+  });
+  await ctx.sessions.stop(id);
+}

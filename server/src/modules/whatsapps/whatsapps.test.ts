@@ -1,0 +1,106 @@
+import { Events } from "@charla/contracts";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { plans } from "../../db/schema/index.js";
+import { type TestApp, getTestApp } from "../../test/app.js";
+import { buildCompany, buildQueue, buildUser, buildWhatsapp, login } from "../../test/factories.js";
+import { caller, expectError } from "../../test/http.js";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await getTestApp();
+});
+afterAll(() => t.close());
+
+const call = caller(() => t.app);
+const form = (over: object = {}) => ({ name: "Ventas", number: "+52 1 55 1234 5678", ...over });
+
+async function world(connections = 5) {
+  const c = await buildCompany(t.app, { plan: { connections } });
+  return { c, s: await login(t.app, c.admin) };
+}
+
+describe("#connections", () => {
+  it("creates with the spec's defaults; the first one is the default; the number is kept as a base64 token", async () => {
+    const { s } = await world();
+    const res = await call(s, "POST", "/whatsapp", form());
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({
+      name: "Ventas",
+      provider: "beta",
+      status: "DISCONNECTED",
+      isDefault: true,
+      maxUseBotQueues: 3,
+      timeSendQueue: 0,
+      sendIdQueue: null,
+      expiresTicket: 0,
+      timeUseBotQueues: 0,
+      number: "5215512345678",
+      token: Buffer.from("5215512345678").toString("base64"),
+    });
+    expectError(await call(s, "POST", "/whatsapp", form({ name: "x" })), 400, "ERR_VALIDATION");
+    expectError(await call(s, "POST", "/whatsapp", form({ number: "" })), 400, "ERR_VALIDATION");
+  });
+
+  it("keeps exactly one default per company", async () => {
+    const { s } = await world();
+    const a = (await call(s, "POST", "/whatsapp", form({ name: "Uno" }))).json();
+    const b = (await call(s, "POST", "/whatsapp", form({ name: "Dos", isDefault: true }))).json();
+    const list = (await call(s, "GET", "/whatsapp")).json() as { id: number; isDefault: boolean }[];
+    expect(list.filter((w) => w.isDefault).map((w) => w.id)).toEqual([b.id]);
+    expectError(await call(s, "PUT", `/whatsapp/${b.id}`, form({ name: "Dos", isDefault: false })), 400, "ERR_NO_OTHER_WHATSAPP");
+    // deleting the default hands the role on
+    expect((await call(s, "DELETE", `/whatsapp/${b.id}`)).statusCode).toBe(204);
+    expect((await call(s, "GET", `/whatsapp/${a.id}`)).json().isDefault).toBe(true);
+  });
+
+  it("requires a greeting with more than one queue, and queues of the company", async () => {
+    const { c, s } = await world();
+    const q1 = await buildQueue(t.app, c.id);
+    const q2 = await buildQueue(t.app, c.id);
+    expectError(await call(s, "POST", "/whatsapp", form({ queueIds: [q1.id, q2.id] })), 400, "ERR_WAPP_GREETING_REQUIRED");
+    const ok = await call(s, "POST", "/whatsapp", form({ queueIds: [q1.id, q2.id], greetingMessage: "¡Hola! Elija un área:" }));
+    expect(
+      ok
+        .json()
+        .queues.map((q: { id: number }) => q.id)
+        .sort(),
+    ).toEqual([q1.id, q2.id].sort());
+    const foreign = await buildQueue(t.app, (await buildCompany(t.app)).id);
+    expectError(await call(s, "POST", "/whatsapp", form({ queueIds: [foreign.id] })), 404, "ERR_NO_QUEUE_FOUND");
+  });
+
+  it("stops at the plan's connection limit; agents may list but not manage", async () => {
+    const { c, s } = await world(1);
+    await call(s, "POST", "/whatsapp", form());
+    expectError(await call(s, "POST", "/whatsapp", form({ name: "Otra" })), 403, "ERR_CONNECTION_LIMIT_REACHED");
+    await t.app.charla.db.update(plans).set({ connections: 5 }).where(eq(plans.id, c.planId));
+    const agent = await login(t.app, await buildUser(t.app, c.id));
+    expect((await call(agent, "GET", "/whatsapp")).statusCode).toBe(200);
+    expectError(await call(agent, "POST", "/whatsapp", form()), 403, "ERR_NO_PERMISSION");
+    const [wa] = (await call(s, "GET", "/whatsapp")).json();
+    expectError(await call(agent, "DELETE", `/whatsappsession/${wa.id}`), 403, "ERR_NO_PERMISSION");
+  });
+
+  it("runs the session buttons on a simulator connection, with live session updates", async () => {
+    const { c, s } = await world();
+    const wa = await buildWhatsapp(t.app, c.id, { provider: "simulator" });
+    const events: { status: string }[] = [];
+    const original = t.app.charla.realtime.toCompany;
+    t.app.charla.realtime.toCompany = (companyId) => ({
+      emit: (event: string, payload: unknown) => {
+        if (event === Events.whatsappSession(companyId)) events.push((payload as { session: { status: string } }).session);
+      },
+    });
+    try {
+      expect((await call(s, "POST", `/whatsappsession/${wa.id}`)).json()).toMatchObject({ status: "CONNECTED" });
+      expect((await call(s, "DELETE", `/whatsappsession/${wa.id}`)).json()).toMatchObject({ status: "DISCONNECTED", qrcode: "" });
+      expect((await call(s, "PUT", `/whatsappsession/${wa.id}`)).json()).toMatchObject({ status: "CONNECTED" });
+    } finally {
+      t.app.charla.realtime.toCompany = original;
+    }
+    expect(events.map((e) => e.status)).toEqual(expect.arrayContaining(["CONNECTED", "DISCONNECTED"]));
+    const other = await world();
+    expectError(await call(other.s, "POST", `/whatsappsession/${wa.id}`), 404, "ERR_NO_WAPP_FOUND");
+  });
+});
