@@ -14,3 +14,5 @@ process.on("SIGTERM", () => void shutdown("SIGTERM"));
 
 await app.listen({ port: config.port, host: config.host });
 app.log.info(`Charla at http://localhost:${config.port} (database: ${app.charla.dbKind})`);
+const resumed = await app.charla.sessions.resumeAll();
+if (resumed) app.log.info(`${resumed} WhatsApp session(s) resuming`);

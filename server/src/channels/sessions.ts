@@ -19,6 +19,7 @@ export class Sessions {
   private readonly drivers = new Map<number, { companyId: number; driver: ChannelDriver }>();
   private readonly starting = new Map<string, Promise<ChannelDriver | null>>();
 
+  private closing = false;
   /** Acks that arrived before the sent message's row was written (channel id → ack, time). */
   private readonly earlyAcks = new Map<string, { ack: number; at: number }>();
 
@@ -101,7 +102,24 @@ export class Sessions {
     await (running.driver.logout ? running.driver.logout() : running.driver.disconnect()).catch(() => undefined);
   }
 
+  /**
+   * At start: every connection that was running (any status but DISCONNECTED) starts again from its
+   * stored state. One process for now; the Connections issue's lease spreads them over several.
+   */
+  async resumeAll(): Promise<number> {
+    const rows = await this.s.db
+      .select({ id: whatsapps.id, companyId: whatsapps.companyId, provider: whatsapps.provider })
+      .from(whatsapps)
+      .where(ne(whatsapps.status, "DISCONNECTED"));
+    const runnable = rows.filter((r) => driverFactory(r.provider));
+    for (const r of runnable)
+      void this.driverFor(r.companyId, r.id).catch((err) => this.s.log.warn({ err, whatsappId: r.id }, "session did not resume"));
+    return runnable.length;
+  }
+
+  /** Shutdown: sessions stop, but their connections keep the status they should resume with. */
   async stopAll(): Promise<void> {
+    this.closing = true;
     const all = [...this.drivers.values()].map((d) => d.driver);
     this.drivers.clear();
     await Promise.allSettled(all.map((d) => d.disconnect()));
@@ -142,6 +160,7 @@ export class Sessions {
         await publishMessageUpdate(s, companyId, rows);
       },
       status: async (status, extra = {}) => {
+        if (this.closing) return;
         const [row] = await s.db
           .update(whatsapps)
           .set({

@@ -1,7 +1,8 @@
 import { Events } from "@charla/contracts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { plans } from "../../db/schema/index.js";
+import { Sessions } from "../../channels/sessions.js";
+import { plans, whatsapps } from "../../db/schema/index.js";
 import { type TestApp, getTestApp } from "../../test/app.js";
 import { buildCompany, buildQueue, buildUser, buildWhatsapp, login } from "../../test/factories.js";
 import { caller, expectError } from "../../test/http.js";
@@ -102,5 +103,19 @@ describe("#connections", () => {
     expect(events.map((e) => e.status)).toEqual(expect.arrayContaining(["CONNECTED", "DISCONNECTED"]));
     const other = await world();
     expectError(await call(other.s, "POST", `/whatsappsession/${wa.id}`), 404, "ERR_NO_WAPP_FOUND");
+  });
+
+  it("resumes running sessions at start and keeps their status through a shutdown", async () => {
+    const { c } = await world();
+    const running = await buildWhatsapp(t.app, c.id, { provider: "simulator", status: "CONNECTED" });
+    const stopped = await buildWhatsapp(t.app, c.id, { provider: "simulator", status: "DISCONNECTED" });
+    const sessions = new Sessions(t.app.charla);
+    expect(await sessions.resumeAll()).toBeGreaterThanOrEqual(1);
+    await expect.poll(async () => (await sessions.driverFor(c.id, running.id))?.provider).toBe("simulator");
+    await sessions.stopAll();
+    const [after] = await t.app.charla.db.select().from(whatsapps).where(eq(whatsapps.id, running.id));
+    expect(after.status).toBe("CONNECTED");
+    const [untouched] = await t.app.charla.db.select().from(whatsapps).where(eq(whatsapps.id, stopped.id));
+    expect(untouched.status).toBe("DISCONNECTED");
   });
 });
