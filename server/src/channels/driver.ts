@@ -84,3 +84,8 @@ export function registerDriver(provider: string, factory: DriverFactory): void {
 export function driverFactory(provider: string): DriverFactory | undefined {
   return factories.get(provider);
 }
+
+/** Providers this process can run. */
+export function registeredProviders(): string[] {
+  return [...factories.keys()];
+}

@@ -4,16 +4,30 @@ import type { Services } from "../context.js";
 import { messages, whatsapps } from "../db/schema/index.js";
 import { publishMessageUpdate } from "../modules/messages/broadcast.js";
 import { handleInbound } from "../pipeline/inbound.js";
-import { type ChannelDriver, type ChannelEvents, driverFactory, registerDriver } from "./driver.js";
+import {
+  type ChannelDriver,
+  type ChannelEvents,
+  type DriverFactory,
+  driverFactory,
+  registerDriver,
+  registeredProviders,
+} from "./driver.js";
+import { baileysFactory } from "./baileys/driver.js";
+import { baileysDeps } from "./baileys-deps.js";
+import { type LeaseTiming, LeaseManager } from "./leases.js";
 import { SimulatorDriver } from "./simulator/driver.js";
 
 const EARLY_ACK_TTL_MS = 60_000;
 
 registerDriver("simulator", (ctx) => new SimulatorDriver(ctx));
+// "beta" is bound to each app's database below; registered here so it counts among the providers
+registerDriver("beta", () => {
+  throw new Error("the beta driver is built per app by Sessions");
+});
 
 /**
- * The live driver of each connection on this process. (The Connections issue adds the lease that
- * keeps each session on exactly one process; until then the simulator needs none.)
+ * The live driver of each connection on this process. A session runs only where its lease is held
+ * (leases.ts): one process per connection, however many run.
  */
 export class Sessions {
   private readonly drivers = new Map<number, { companyId: number; driver: ChannelDriver }>();
@@ -23,7 +37,23 @@ export class Sessions {
   /** Acks that arrived before the sent message's row was written (channel id → ack, time). */
   private readonly earlyAcks = new Map<string, { ack: number; at: number }>();
 
-  constructor(private readonly s: Services) {}
+  /** Sessions being handed to another process: their drivers' last words must not change the row. */
+  private readonly handingOver = new Set<number>();
+  readonly leases: LeaseManager;
+
+  constructor(
+    private readonly s: Services,
+    timing?: LeaseTiming,
+  ) {
+    this.leases = new LeaseManager(s.db, registeredProviders, timing);
+    this.factories.set("beta", baileysFactory(baileysDeps(s)));
+  }
+
+  /** Drivers bound to this app (its database and log), else the global registry. */
+  private readonly factories = new Map<string, DriverFactory>();
+  private factoryOf(provider: string): DriverFactory | undefined {
+    return this.factories.get(provider) ?? driverFactory(provider);
+  }
 
   private rememberEarlyAck(whatsappId: number, channelId: string, ack: number) {
     const now = Date.now();
@@ -60,8 +90,10 @@ export class Sessions {
       .select()
       .from(whatsapps)
       .where(and(eq(whatsapps.id, whatsappId), eq(whatsapps.companyId, companyId)));
-    const factory = row && driverFactory(row.provider);
+    const factory = row && this.factoryOf(row.provider);
     if (!factory) return null;
+    // another live process runs this session: never a second socket for one connection
+    if (!(await this.leases.claim(whatsappId))) return null;
     const driver = factory({ companyId, whatsappId, events: this.eventsFor(companyId, whatsappId) });
     try {
       await driver.connect();
@@ -79,6 +111,36 @@ export class Sessions {
     const running = this.drivers.get(whatsappId);
     this.drivers.delete(whatsappId);
     if (running) await running.driver.disconnect().catch(() => undefined);
+    await this.leases.release(whatsappId);
+  }
+
+  /** A session this process no longer holds: stopped quietly, its status is the new holder's to tell. */
+  private async handOver(whatsappId: number): Promise<void> {
+    const running = this.drivers.get(whatsappId);
+    this.drivers.delete(whatsappId);
+    if (!running) return;
+    this.handingOver.add(whatsappId);
+    await running.driver.disconnect().catch(() => undefined);
+    this.handingOver.delete(whatsappId);
+  }
+
+  /**
+   * Runs the lease rounds: sessions this process gains start, sessions it lost or gave back stop.
+   * Connections in any status but DISCONNECTED are wanted, so they resume after a restart.
+   */
+  startLeases(): void {
+    this.leases.start(
+      async (held) => {
+        const holding = new Set(held.map((h) => h.whatsappId));
+        for (const id of [...this.drivers.keys()]) if (!holding.has(id)) await this.handOver(id);
+        for (const h of held)
+          if (!this.drivers.has(h.whatsappId))
+            void this.driverFor(h.companyId, h.whatsappId).catch((err) =>
+              this.s.log.warn({ err, whatsappId: h.whatsappId }, "session did not start"),
+            );
+      },
+      (err) => this.s.log.error({ err }, "session lease round failed"),
+    );
   }
 
   /** "Retry" (core §4): the session starts again from its stored auth state. */
@@ -100,21 +162,18 @@ export class Sessions {
     if (!running || running.companyId !== companyId) return;
     this.drivers.delete(whatsappId);
     await (running.driver.logout ? running.driver.logout() : running.driver.disconnect()).catch(() => undefined);
+    await this.leases.release(whatsappId);
   }
 
-  /**
-   * At start: every connection that was running (any status but DISCONNECTED) starts again from its
-   * stored state. One process for now; the Connections issue's lease spreads them over several.
-   */
+  /** At start: one lease round now (sessions this process takes start), then a round every few seconds. */
   async resumeAll(): Promise<number> {
-    const rows = await this.s.db
-      .select({ id: whatsapps.id, companyId: whatsapps.companyId, provider: whatsapps.provider })
-      .from(whatsapps)
-      .where(ne(whatsapps.status, "DISCONNECTED"));
-    const runnable = rows.filter((r) => driverFactory(r.provider));
-    for (const r of runnable)
-      void this.driverFor(r.companyId, r.id).catch((err) => this.s.log.warn({ err, whatsappId: r.id }, "session did not resume"));
-    return runnable.length;
+    const { held } = await this.leases.tick();
+    for (const h of held)
+      void this.driverFor(h.companyId, h.whatsappId).catch((err) =>
+        this.s.log.warn({ err, whatsappId: h.whatsappId }, "session did not resume"),
+      );
+    this.startLeases();
+    return held.length;
   }
 
   /** Shutdown: sessions stop, but their connections keep the status they should resume with. */
@@ -123,6 +182,7 @@ export class Sessions {
     const all = [...this.drivers.values()].map((d) => d.driver);
     this.drivers.clear();
     await Promise.allSettled(all.map((d) => d.disconnect()));
+    await this.leases.releaseAll().catch(() => undefined);
   }
 
   private eventsFor(companyId: number, whatsappId: number): ChannelEvents {
@@ -160,7 +220,7 @@ export class Sessions {
         await publishMessageUpdate(s, companyId, rows);
       },
       status: async (status, extra = {}) => {
-        if (this.closing) return;
+        if (this.closing || this.handingOver.has(whatsappId)) return;
         const [row] = await s.db
           .update(whatsapps)
           .set({

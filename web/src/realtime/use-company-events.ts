@@ -2,6 +2,7 @@ import { type CrudAction, Events, SettingDefinitions, type SettingView, type Use
 import { useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { toast } from "react-toastify";
+import { useConnectionEvents } from "../api/connections";
 import { type ContactEvent, removeContactFromCache, upsertContactInCache } from "../api/contacts";
 import { putSettingInCache, settingKeys } from "../api/settings";
 import { removeUserFromCache, upsertUserInCache } from "../api/users";
@@ -19,13 +20,16 @@ function isSecretSetting(key: string): boolean {
   return isSettingKey(key) && "secret" in SettingDefinitions[key];
 }
 
-/** The company-wide channels: users, contacts, settings and the single-session rule. */
+/** The company-wide channels: users, contacts, connections, settings and the single-session rule. */
 export function useCompanyEvents(): void {
   const { user, updateUser } = useAuth();
   const queryClient = useQueryClient();
   const { t } = useTranslation("layout");
   const companyId = user?.companyId ?? null;
   const meId = user?.id ?? null;
+
+  // connections and their sessions: the page, the pickers and the menu badge read the same list
+  useConnectionEvents();
 
   useSocketEvent<UserEvent>(companyId === null ? null : Events.user(companyId), (event) => {
     if (event.action === "delete") {

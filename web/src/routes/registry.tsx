@@ -7,9 +7,11 @@ import SettingsIcon from "@mui/icons-material/SettingsOutlined";
 import WhatsAppIcon from "@mui/icons-material/WhatsApp";
 import { lazy, type ReactNode } from "react";
 import type { Access } from "../auth/permissions";
+import { ConnectionsMenuIcon } from "../pages/connections/ConnectionsMenuIcon";
 
 const HomePage = lazy(() => import("../pages/home/HomePage"));
 const ContactsPage = lazy(() => import("../pages/contacts/ContactsPage"));
+const ConnectionsPage = lazy(() => import("../pages/connections/ConnectionsPage"));
 const UsersPage = lazy(() => import("../pages/users/UsersPage"));
 const SettingsPage = lazy(() => import("../pages/settings/SettingsPage"));
 const TodoListPage = lazy(() => import("../pages/todolist/TodoListPage"));
@@ -60,6 +62,13 @@ export const appRoutes: AppRoute[] = [
     element: <ContactsPage />,
     access: { anyOf: ["contacts.use"] },
     menu: { key: "contacts", labelKey: "menu.contacts", icon: <ContactsIcon /> },
+  },
+  {
+    path: "/connections",
+    element: <ConnectionsPage />,
+    // core §6: an administration item (subadmin, admin); the icon carries the warning badge (core §2, §9)
+    access: { anyOf: ["connections-page:addConnection"] },
+    menu: { key: "connections", labelKey: "menu.connections", icon: <ConnectionsMenuIcon /> },
   },
   {
     path: "/users",

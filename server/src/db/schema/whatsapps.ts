@@ -103,3 +103,9 @@ export const sessionLeases = pgTable(
   },
   (t) => [index("session_leases_owner_idx").on(t.owner)],
 );
+
+/** Live server processes: each renews its row with its leases, so sessions can be shared fairly. */
+export const serverNodes = pgTable("server_nodes", {
+  id: text("id").primaryKey(),
+  seenAt: timestamp("seen_at", { withTimezone: true, mode: "date" }).notNull(),
+});

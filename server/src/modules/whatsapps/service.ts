@@ -64,12 +64,14 @@ async function setQueues(q: Scoped, whatsappId: number, queueIds: number[]) {
     await q.db.insert(whatsappQueues).values(queueIds.map((queueId) => ({ companyId: q.companyId, whatsappId, queueId })));
 }
 
-/** Exactly one default per company: making one the default unsets the others. */
-async function makeDefault(q: Scoped, id: number) {
-  await q.db
+/** Exactly one default per company: making one the default unsets the others (their views are returned). */
+async function makeDefault(q: Scoped, id: number): Promise<ConnectionView[]> {
+  const unset = await q.db
     .update(whatsapps)
-    .set({ isDefault: false })
-    .where(q.whatsapps.where(ne(whatsapps.id, id), eq(whatsapps.isDefault, true)));
+    .set({ isDefault: false, updatedAt: new Date() })
+    .where(q.whatsapps.where(ne(whatsapps.id, id), eq(whatsapps.isDefault, true)))
+    .returning();
+  return presentConnections(q, unset);
 }
 
 function emit(
@@ -95,10 +97,12 @@ export function createConnection(ctx: RequestCtx, input: Input): Promise<Connect
     // the first connection is the default whatever was asked: a company always has one
     const isDefault = input.isDefault || toCount(n) === 0;
     const row = await q.whatsapps.insert({ ...fieldsOf(input), provider: input.provider, isDefault, status: "DISCONNECTED" });
-    if (isDefault) await makeDefault(q, row.id);
+    const unset = isDefault ? await makeDefault(q, row.id) : [];
     await setQueues(q, row.id, queueIds);
     const view = await connectionView(q, row.id);
-    afterCommit(() => emit(ctx, { action: "update", whatsapp: view }));
+    afterCommit(() => {
+      for (const other of [...unset, view]) emit(ctx, { action: "update", whatsapp: other });
+    });
     return view;
   });
 }
@@ -112,10 +116,12 @@ export function updateConnection(ctx: RequestCtx, id: number, input: Input): Pro
     if (current.isDefault && !input.isDefault) throw new AppError("ERR_NO_OTHER_WHATSAPP");
     // the provider is chosen at creation; a live session cannot change what runs it
     await q.whatsapps.update(id, { ...fieldsOf(input), isDefault: input.isDefault });
-    if (input.isDefault) await makeDefault(q, id);
+    const unset = input.isDefault ? await makeDefault(q, id) : [];
     await setQueues(q, id, queueIds);
     const view = await connectionView(q, id);
-    afterCommit(() => emit(ctx, { action: "update", whatsapp: view }));
+    afterCommit(() => {
+      for (const other of [...unset, view]) emit(ctx, { action: "update", whatsapp: other });
+    });
     return view;
   });
 }

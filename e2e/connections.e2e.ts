@@ -1,0 +1,147 @@
+import type { Browser, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { input, loginThroughUi, newPage } from "./support/browser.js";
+import { ADMIN, type RunningServer, api, apiLogin } from "./support/server.js";
+import { withServerAndBrowser } from "./support/suite.js";
+
+const AGENT = { name: "Agente Conexiones", email: "agente-conexiones@e2e.test", password: "agente-123" };
+
+let server: RunningServer;
+let browser: Browser;
+
+withServerAndBrowser((s, b) => {
+  server = s;
+  browser = b;
+});
+
+// by the name cell: every simulator row also carries a "Simulador" chip
+const row = (page: Page, name: string) =>
+  page.getByTestId("connection-row").filter({ has: page.getByTestId("connection-label").getByText(name, { exact: true }) });
+const statusOf = (page: Page, name: string) => row(page, name).getAttribute("data-status");
+
+async function openConnections(page: Page) {
+  await page.getByTestId("menu-connections").click();
+  await page.waitForURL(/\/connections$/);
+  await page.getByTestId("connections-table").waitFor();
+}
+
+async function confirm(page: Page, title: string) {
+  const dialog = page.getByTestId("confirm-dialog");
+  await dialog.waitFor();
+  expect(await dialog.textContent()).toContain(title);
+  await page.getByTestId("confirm-ok").click();
+  await expect.poll(() => page.getByTestId("confirm-dialog").count(), { timeout: 10_000 }).toBe(0);
+}
+
+describe("connections page", () => {
+  it("admin disconnects the seeded simulator and brings it back, live", async () => {
+    const { context, page } = await newPage(browser);
+    await loginThroughUi(page, server.url, ADMIN.email, ADMIN.password);
+    await openConnections(page);
+    const simulator = row(page, "Simulador");
+    await simulator.waitFor();
+    expect(await simulator.getByTestId("connection-simulator-chip").textContent()).toBe("Simulador");
+    expect(await simulator.getAttribute("data-default")).toBe("true");
+    expect(await simulator.getByTestId("connection-is-default").count()).toBe(1);
+    expect(await simulator.getByTestId("connection-updated").textContent()).toMatch(/^\d{2}\/\d{2}\/\d{2} \d{2}:\d{2}$/);
+
+    // the session resumes at start; should it not be up yet, Reintentar brings it
+    if ((await statusOf(page, "Simulador")) === "DISCONNECTED") await simulator.getByTestId("connection-retry").click();
+    await expect.poll(() => statusOf(page, "Simulador"), { timeout: 10_000 }).toBe("CONNECTED");
+    expect(await simulator.getByTestId("connection-status").getAttribute("data-status")).toBe("CONNECTED");
+    expect(await simulator.getByTestId("connection-disconnect").count()).toBe(1);
+    expect(await simulator.getByTestId("connection-retry").count()).toBe(0);
+    // core §9: every connection is up, so no warning on the menu (evaluated after 2 s)
+    await page.waitForTimeout(2500);
+    expect(await page.getByTestId("menu-connections-warning").count()).toBe(0);
+
+    // Desconectar, through the confirm dialog: the status arrives over the socket
+    await simulator.getByTestId("connection-disconnect").click();
+    await confirm(page, "¿Desconectar Simulador?");
+    await expect.poll(() => statusOf(page, "Simulador"), { timeout: 10_000 }).toBe("DISCONNECTED");
+    await simulator.getByTestId("connection-retry").waitFor();
+    expect(await simulator.getByTestId("connection-new-qr").count()).toBe(1);
+    expect(await simulator.getByTestId("connection-disconnect").count()).toBe(0);
+    await page.getByTestId("menu-connections-warning").waitFor({ timeout: 10_000 });
+
+    // Reintentar: connected again, and the warning goes
+    await simulator.getByTestId("connection-retry").click();
+    await expect.poll(() => statusOf(page, "Simulador"), { timeout: 10_000 }).toBe("CONNECTED");
+    await simulator.getByTestId("connection-disconnect").waitFor();
+    await expect.poll(() => page.getByTestId("menu-connections-warning").count(), { timeout: 10_000 }).toBe(0);
+    await context.close();
+  });
+
+  it("admin adds a simulator connection, makes it the default and deletes it", async () => {
+    const { context, page } = await newPage(browser);
+    await loginThroughUi(page, server.url, ADMIN.email, ADMIN.password);
+    await openConnections(page);
+    await row(page, "Simulador").waitFor();
+
+    // the form's own checks first: name and number are required
+    await page.getByTestId("connections-add").click();
+    await page.getByTestId("connection-save").click();
+    await expect.poll(() => page.getByTestId("connection-modal").textContent()).toContain("Requerido");
+
+    await input(page, "connection-name").fill("Sucursal Norte");
+    await input(page, "connection-number").fill("+52 1 55 9876 5432");
+    await page.getByTestId("connection-provider").click();
+    await page.getByTestId("connection-provider-simulator").click();
+    await page.getByTestId("connection-greeting").fill("¡Hola! Bienvenido a la sucursal norte.");
+    await page.getByTestId("connection-save").click();
+    await expect.poll(() => page.locator("body").textContent(), { timeout: 10_000 }).toContain("Conexión guardada con éxito.");
+    const added = row(page, "Sucursal Norte");
+    await added.waitFor({ timeout: 10_000 });
+    expect(await added.getAttribute("data-status")).toBe("DISCONNECTED");
+    expect(await added.getAttribute("data-default")).toBe("false");
+    expect(await added.getByTestId("connection-simulator-chip").count()).toBe(1);
+    expect(await added.textContent()).toContain("+52 1 55 9876 5432");
+    const id = Number(await added.getAttribute("data-connection-id"));
+    expect(id).toBeGreaterThan(0);
+
+    // edit: the saved values come back; making it the default moves the flag
+    await added.getByTestId("connection-edit").click();
+    await expect.poll(() => input(page, "connection-name").inputValue(), { timeout: 10_000 }).toBe("Sucursal Norte");
+    expect(await input(page, "connection-number").inputValue()).toBe("5215598765432");
+    expect(await page.getByTestId("connection-greeting").inputValue()).toBe("¡Hola! Bienvenido a la sucursal norte.");
+    // the provider is chosen once, at creation
+    expect(await page.getByTestId("connection-provider").count()).toBe(0);
+    expect(await input(page, "connection-default").isChecked()).toBe(false);
+    await input(page, "connection-default").check();
+    await page.getByTestId("connection-save").click();
+    await expect.poll(() => page.getByTestId("connection-modal").count(), { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => added.getAttribute("data-default"), { timeout: 10_000 }).toBe("true");
+    expect(await row(page, "Simulador").getAttribute("data-default")).toBe("false");
+    expect(await page.getByTestId("connection-is-default").count()).toBe(1);
+
+    // the default cannot simply be switched off: the switch is locked in its modal
+    await added.getByTestId("connection-edit").click();
+    await expect.poll(() => input(page, "connection-name").inputValue(), { timeout: 10_000 }).toBe("Sucursal Norte");
+    expect(await input(page, "connection-default").isDisabled()).toBe(true);
+    await page.getByTestId("connection-cancel").click();
+    await expect.poll(() => page.getByTestId("connection-modal").count(), { timeout: 10_000 }).toBe(0);
+
+    // delete, through the confirm dialog: the oldest remaining connection becomes the default again
+    await added.getByTestId("connection-delete").click();
+    await confirm(page, "¿Eliminar Sucursal Norte?");
+    await expect.poll(() => row(page, "Sucursal Norte").count(), { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => page.locator("body").textContent(), { timeout: 10_000 }).toContain("Conexión eliminada con éxito.");
+    await expect.poll(() => row(page, "Simulador").getAttribute("data-default"), { timeout: 10_000 }).toBe("true");
+    await context.close();
+  });
+
+  it("an agent has no Connections menu item nor page", async () => {
+    const token = await apiLogin(server.url, ADMIN.email, ADMIN.password);
+    await api(server.url, "POST", "/users", { ...AGENT, profile: "user" }, token);
+
+    const { context, page } = await newPage(browser);
+    await loginThroughUi(page, server.url, AGENT.email, AGENT.password);
+    await page.getByTestId("menu-contacts").waitFor();
+    expect(await page.getByTestId("menu-connections").count()).toBe(0);
+    // a typed URL does not open what the menu hides
+    await page.goto(`${server.url}/connections`);
+    await page.getByTestId("menu-contacts").waitFor();
+    expect(await page.getByTestId("connections-table").count()).toBe(0);
+    await context.close();
+  });
+});

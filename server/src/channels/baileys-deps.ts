@@ -1,0 +1,37 @@
+import { and, eq } from "drizzle-orm";
+import type { Services } from "../context.js";
+import { scoped } from "../db/scoped.js";
+import { messages, whatsapps } from "../db/schema/index.js";
+import { settingValue } from "../modules/settings/queries.js";
+import type { BaileysDeps } from "./baileys/driver.js";
+
+async function stored(s: Services, whatsappId: number, channelId: string) {
+  const [row] = await s.db
+    .select({ body: messages.body, fromMe: messages.fromMe, participant: messages.participant })
+    .from(messages)
+    .where(and(eq(messages.whatsappId, whatsappId), eq(messages.channelId, channelId)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** What the WhatsApp Web driver asks of Charla: the calls setting, stored messages for retries and quotes. */
+export function baileysDeps(s: Services): BaileysDeps {
+  return {
+    db: s.db,
+    log: s.log,
+    // core §3 settings: `call` disabled means calls are refused with a message
+    async callsAllowed(companyId) {
+      return (await settingValue(scoped(s.db, companyId), "call")) !== "disabled";
+    },
+    async getMessage(whatsappId, channelId) {
+      const row = await stored(s, whatsappId, channelId);
+      return row ? { conversation: row.body } : undefined;
+    },
+    async loadQuoted(whatsappId, channelId) {
+      const row = await stored(s, whatsappId, channelId);
+      if (!row) return null;
+      const [wa] = await s.db.select({ number: whatsapps.number }).from(whatsapps).where(eq(whatsapps.id, whatsappId));
+      return { fromMe: row.fromMe, body: row.body, participant: row.participant ?? (row.fromMe ? wa?.number : undefined) };
+    },
+  };
+}

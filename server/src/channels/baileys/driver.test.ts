@@ -1,0 +1,637 @@
+import { EventEmitter } from "node:events";
+import { type AnyMessageContent, type BaileysEventMap, proto, type UserFacingSocketConfig, type WAMessage } from "baileys";
+import { eq } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Database, Db } from "../../db/client.js";
+import { whatsappAuth, whatsappLids } from "../../db/schema/index.js";
+import { openTestDatabase } from "../../test/app.js";
+import { buildCompany, buildWhatsapp } from "../../test/factories.js";
+import type { ChannelEvents, ConnectionStatus, InboundMessage } from "../driver.js";
+import { useDbAuthState } from "./auth-state.js";
+import { BaileysDriver, type BaileysDriverOptions, type BaileysSocket, CALLS_DISABLED_TEXT, defaultBackoff } from "./driver.js";
+
+let database: Database;
+beforeAll(async () => {
+  database = await openTestDatabase();
+});
+afterAll(() => database.close());
+
+async function buildConnection(db: Db) {
+  const app = { charla: { db } } as unknown as FastifyInstance;
+  const company = await buildCompany(app);
+  const wa = await buildWhatsapp(app, company.id, { provider: "beta" });
+  return { companyId: company.id, whatsappId: wa.id };
+}
+
+const OWN = "5215500000001";
+const CONTACT = "5215511112222";
+const boom = (statusCode: number) => Object.assign(new Error(`closed ${statusCode}`), { output: { statusCode } });
+
+/** Just enough of a Baileys socket: an event emitter and recorded calls. Nothing touches the network. */
+class FakeSocket implements BaileysSocket {
+  readonly emitter = new EventEmitter();
+  readonly ev = {
+    on: <T extends keyof BaileysEventMap>(event: T, listener: (arg: BaileysEventMap[T]) => void) => {
+      this.emitter.on(event, listener);
+    },
+    off: <T extends keyof BaileysEventMap>(event: T, listener: (arg: BaileysEventMap[T]) => void) => {
+      this.emitter.off(event, listener);
+    },
+  };
+  user = { id: `${OWN}:12@s.whatsapp.net`, name: "Mi Empresa" };
+  ended = false;
+  private sent = 0;
+  constructor(readonly config: UserFacingSocketConfig) {}
+
+  end = vi.fn(async (_error: Error | undefined) => {
+    this.ended = true;
+  });
+  logout = vi.fn(async () => undefined);
+  sendMessage = vi.fn(
+    async (jid: string, _content: AnyMessageContent, _options?: unknown): Promise<WAMessage | undefined> => ({
+      key: { remoteJid: jid, fromMe: true, id: `OUT-${++this.sent}` },
+      messageTimestamp: 1_700_000_000,
+    }),
+  );
+  readMessages = vi.fn(async () => undefined);
+  onWhatsApp = vi.fn(
+    async (jid: string): Promise<{ jid: string; exists: boolean }[] | undefined> => [
+      { jid: jid.replace(/^\+?/, ""), exists: true },
+    ],
+  );
+  profilePictureUrl = vi.fn(async (): Promise<string | undefined> => "https://pps.whatsapp.net/v/pic.jpg");
+  rejectCall = vi.fn(async () => undefined);
+
+  emit<T extends keyof BaileysEventMap>(event: T, arg: BaileysEventMap[T]) {
+    this.emitter.emit(event, arg);
+  }
+  listeners() {
+    return this.emitter.eventNames().reduce((n, e) => n + this.emitter.listenerCount(e), 0);
+  }
+}
+
+type Recorded = {
+  statuses: { status: ConnectionStatus; extra?: { qrcode?: string; retries?: number; number?: string } }[];
+  messages: InboundMessage[];
+  acks: [string, number][];
+  revoked: string[];
+  edited: [string, string][];
+};
+
+async function setup(options: Partial<BaileysDriverOptions> = {}) {
+  const ref = await buildConnection(database.db);
+  const sockets: FakeSocket[] = [];
+  const rec: Recorded = { statuses: [], messages: [], acks: [], revoked: [], edited: [] };
+  const events: ChannelEvents = {
+    message: async (m) => void rec.messages.push(m),
+    ack: async (id, ack) => void rec.acks.push([id, ack]),
+    revoked: async (id) => void rec.revoked.push(id),
+    edited: async (id, body) => void rec.edited.push([id, body]),
+    status: async (status, extra) => void rec.statuses.push({ status, extra }),
+  };
+  const driver = new BaileysDriver(
+    { ...ref, events },
+    {
+      db: database.db,
+      log: pino({ level: "silent" }),
+      backoff: () => 5,
+      makeSocket: (config) => {
+        // never two live sockets: every earlier one is ended and deaf before the next exists
+        for (const s of sockets) {
+          expect(s.ended).toBe(true);
+          expect(s.listeners()).toBe(0);
+        }
+        const s = new FakeSocket(config);
+        sockets.push(s);
+        return s;
+      },
+      ...options,
+    },
+  );
+  const current = () => sockets[sockets.length - 1];
+  const open = async () => {
+    current().emit("connection.update", { connection: "open" });
+    await driver.whenIdle();
+  };
+  const statuses = () => rec.statuses.map((s) => s.status);
+  return { ref, driver, sockets, rec, current, open, statuses };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function until(check: () => boolean, ms = 2000) {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > ms) throw new Error("timed out waiting");
+    await sleep(5);
+  }
+}
+
+const authRows = (whatsappId: number) => database.db.select().from(whatsappAuth).where(eq(whatsappAuth.whatsappId, whatsappId));
+
+describe("#baileys driver lifecycle", () => {
+  it("should build the socket from the stored auth state and show the QR", async () => {
+    const t = await setup();
+    await t.driver.connect();
+    expect(t.sockets).toHaveLength(1);
+    const config = t.current().config;
+    expect(config.auth.creds.registered).toBe(false);
+    expect(config.emitOwnEvents).toBe(false);
+    t.current().emit("connection.update", { connection: "connecting" });
+    t.current().emit("connection.update", { qr: "2@QR-ONE" });
+    t.current().emit("connection.update", { qr: "2@QR-TWO" });
+    await t.driver.whenIdle();
+    expect(t.rec.statuses).toEqual([
+      { status: "OPENING", extra: undefined },
+      { status: "qrcode", extra: { qrcode: "2@QR-ONE", retries: 1 } },
+      { status: "qrcode", extra: { qrcode: "2@QR-TWO", retries: 2 } },
+    ]);
+    await t.driver.disconnect();
+  });
+
+  it("should save creds on creds.update and restore them on the next start", async () => {
+    const t = await setup();
+    await t.driver.connect();
+    const creds = t.current().config.auth.creds;
+    creds.me = { id: `${OWN}:12@s.whatsapp.net` };
+    t.current().emit("creds.update", { me: creds.me });
+    await t.driver.whenIdle();
+    expect((await useDbAuthState(database.db, t.ref)).state.creds.me?.id).toBe(`${OWN}:12@s.whatsapp.net`);
+    await t.driver.disconnect();
+  });
+
+  it("should report CONNECTED with the phone's number when the connection opens", async () => {
+    const t = await setup();
+    await t.driver.connect();
+    await t.open();
+    expect(t.rec.statuses.at(-1)).toEqual({ status: "CONNECTED", extra: { number: OWN } });
+    await t.driver.disconnect();
+  });
+
+  it("should reconnect after the backoff when the connection is lost, never with two sockets alive", async () => {
+    const delays: number[] = [];
+    const t = await setup({
+      backoff: (n) => {
+        delays.push(n);
+        return 5;
+      },
+    });
+    await t.driver.connect();
+    await t.open();
+    t.current().emit("connection.update", { connection: "close", lastDisconnect: { error: boom(408), date: new Date() } });
+    expect(t.sockets[0].ended).toBe(true);
+    await until(() => t.sockets.length === 2);
+    // a second loss before opening waits longer
+    t.current().emit("connection.update", { connection: "close", lastDisconnect: { error: boom(428), date: new Date() } });
+    await until(() => t.sockets.length === 3);
+    expect(delays).toEqual([0, 1]);
+    await t.open();
+    // an open connection starts the backoff again
+    t.current().emit("connection.update", { connection: "close", lastDisconnect: { error: boom(515), date: new Date() } });
+    await until(() => t.sockets.length === 4);
+    expect(delays).toEqual([0, 1, 0]);
+    expect(t.sockets.filter((s) => !s.ended)).toHaveLength(1);
+    await t.driver.whenIdle();
+    expect(t.statuses()).toEqual(["CONNECTED", "OPENING", "CONNECTED", "OPENING"]);
+    await t.driver.disconnect();
+    expect(t.sockets.every((s) => s.ended)).toBe(true);
+  });
+
+  it("should grow the default backoff 1 s, 2 s, 4 s … up to 30 s", () => {
+    expect([0, 1, 2, 3, 4, 5, 6, 10].map(defaultBackoff)).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000]);
+  });
+
+  it("should ignore events of a replaced socket", async () => {
+    const t = await setup();
+    await t.driver.connect();
+    await t.open();
+    const old = t.current();
+    old.emit("connection.update", { connection: "close", lastDisconnect: { error: boom(500), date: new Date() } });
+    await until(() => t.sockets.length === 2);
+    old.emit("messages.upsert", { type: "notify", messages: [textMessage("LATE", "tarde")] });
+    old.emit("connection.update", { connection: "open" });
+    await t.driver.whenIdle();
+    expect(t.rec.messages).toHaveLength(0);
+    await expect(t.driver.sendText(CONTACT, "hola")).rejects.toMatchObject({ code: "ERR_WAPP_NOT_INITIALIZED" });
+    await t.driver.disconnect();
+  });
+
+  it.each([
+    ["loggedOut", 401],
+    ["forbidden", 403],
+  ])("should forget the creds and stay DISCONNECTED on %s", async (_name, code) => {
+    const t = await setup();
+    await t.driver.connect();
+    const auth = await useDbAuthState(database.db, t.ref);
+    await auth.saveCreds();
+    await auth.state.keys.set({ session: { x: new Uint8Array([1]) } });
+    await t.open();
+    expect(await authRows(t.ref.whatsappId)).toHaveLength(2);
+
+    t.current().emit("connection.update", { connection: "close", lastDisconnect: { error: boom(code), date: new Date() } });
+    await t.driver.whenIdle();
+    await sleep(30);
+    expect(t.sockets).toHaveLength(1);
+    expect(t.sockets[0].ended).toBe(true);
+    expect(await authRows(t.ref.whatsappId)).toHaveLength(0);
+    expect(t.statuses().at(-1)).toBe("DISCONNECTED");
+  });
+
+  it("should stop with TIMEOUT when nobody scans the QR (Baileys' timedOut while pairing)", async () => {
+    const t = await setup();
+    await t.driver.connect();
+    t.current().emit("connection.update", { qr: "2@QR" });
+    t.current().emit("connection.update", { connection: "close", lastDisconnect: { error: boom(408), date: new Date() } });
+    await t.driver.whenIdle();
+    await sleep(30);
+    expect(t.sockets).toHaveLength(1);
+    expect(t.statuses()).toEqual(["qrcode", "TIMEOUT"]);
+  });
+
+  it("should stop with TIMEOUT after too many QR refreshes", async () => {
+    const t = await setup({ maxQrRefreshes: 3 });
+    await t.driver.connect();
+    for (const n of [1, 2, 3, 4]) t.current().emit("connection.update", { qr: `2@QR-${n}` });
+    await t.driver.whenIdle();
+    expect(t.current().ended).toBe(true);
+    expect(t.statuses()).toEqual(["qrcode", "qrcode", "qrcode", "TIMEOUT"]);
+  });
+
+  it("should keep pairing across a restart after the scan (restartRequired)", async () => {
+    const t = await setup();
+    await t.driver.connect();
+    t.current().emit("connection.update", { qr: "2@QR" });
+    t.current().emit("connection.update", { connection: "close", lastDisconnect: { error: boom(515), date: new Date() } });
+    await until(() => t.sockets.length === 2);
+    await t.open();
+    expect(t.statuses()).toEqual(["qrcode", "OPENING", "CONNECTED"]);
+    await t.driver.disconnect();
+  });
+
+  it("should not reconnect after disconnect(), even with a reconnect pending", async () => {
+    const t = await setup({ backoff: () => 20 });
+    await t.driver.connect();
+    await t.open();
+    t.current().emit("connection.update", { connection: "close", lastDisconnect: { error: boom(408), date: new Date() } });
+    await t.driver.disconnect();
+    await sleep(60);
+    expect(t.sockets).toHaveLength(1);
+    expect(t.sockets[0].ended).toBe(true);
+    expect(t.statuses().at(-1)).toBe("DISCONNECTED");
+    await expect(t.driver.sendText(CONTACT, "hola")).rejects.toMatchObject({ code: "ERR_WAPP_NOT_INITIALIZED" });
+  });
+
+  it("should log the phone out, forget the creds and stop on logout()", async () => {
+    const t = await setup();
+    await t.driver.connect();
+    await (await useDbAuthState(database.db, t.ref)).saveCreds();
+    await t.open();
+    await t.driver.logout();
+    expect(t.sockets[0].logout).toHaveBeenCalledOnce();
+    expect(t.sockets[0].ended).toBe(true);
+    expect(await authRows(t.ref.whatsappId)).toHaveLength(0);
+    expect(t.statuses().at(-1)).toBe("DISCONNECTED");
+    await sleep(30);
+    expect(t.sockets).toHaveLength(1);
+  });
+
+  it("should forget the link and pair again on requestNewQr()", async () => {
+    const t = await setup();
+    await t.driver.connect();
+    await (await useDbAuthState(database.db, t.ref)).saveCreds();
+    t.current().emit("connection.update", { connection: "close", lastDisconnect: { error: boom(408), date: new Date() } });
+    await t.driver.requestNewQr();
+    expect(await authRows(t.ref.whatsappId)).toHaveLength(0);
+    expect(t.sockets.length).toBeGreaterThanOrEqual(2);
+    expect(t.sockets.filter((s) => !s.ended)).toHaveLength(1);
+    expect(t.current().config.auth.creds.registered).toBe(false);
+    t.current().emit("connection.update", { qr: "2@NEW" });
+    await t.driver.whenIdle();
+    expect(t.rec.statuses.at(-1)).toEqual({ status: "qrcode", extra: { qrcode: "2@NEW", retries: 1 } });
+    await t.driver.disconnect();
+  });
+});
+
+function textMessage(id: string, text: string, extra: Partial<WAMessage> = {}): WAMessage {
+  return {
+    key: { remoteJid: `${CONTACT}@s.whatsapp.net`, fromMe: false, id },
+    message: { conversation: text },
+    messageTimestamp: 1_700_000_000,
+    pushName: "Lucía",
+    ...extra,
+  };
+}
+
+describe("#baileys driver events", () => {
+  it("should hand over notify and append messages, in order, with media downloaded", async () => {
+    const downloadMedia = vi.fn(async () => Buffer.from("jpeg"));
+    const t = await setup({ downloadMedia });
+    await t.driver.connect();
+    await t.open();
+    t.current().emit("messages.upsert", {
+      type: "notify",
+      messages: [textMessage("IN-1", "hola"), textMessage("IN-2", "", { message: { imageMessage: { mimetype: "image/jpeg" } } })],
+    });
+    t.current().emit("messages.upsert", { type: "append", messages: [textMessage("IN-3", "offline")] });
+    await t.driver.whenIdle();
+    expect(t.rec.messages.map((m) => m.channelId)).toEqual(["IN-1", "IN-2", "IN-3"]);
+    expect(t.rec.messages[0]).toMatchObject({ number: CONTACT, name: "Lucía", body: "hola", fromMe: false });
+    expect(t.rec.messages[1].media).toMatchObject({ data: Buffer.from("jpeg"), mimetype: "image/jpeg" });
+    expect(downloadMedia).toHaveBeenCalledWith(
+      expect.objectContaining({ key: expect.objectContaining({ id: "IN-2" }) }),
+      t.current(),
+    );
+    await t.driver.disconnect();
+  });
+
+  it("should remember LID mappings in whatsapp_lids and use them for later messages", async () => {
+    const t = await setup();
+    await t.driver.connect();
+    await t.open();
+    t.current().emit("messages.upsert", {
+      type: "notify",
+      messages: [
+        textMessage("LID-1", "hola", {
+          key: { remoteJid: "123456789012345@lid", remoteJidAlt: `${CONTACT}@s.whatsapp.net`, fromMe: false, id: "LID-1" },
+        }),
+      ],
+    });
+    t.current().emit("lid-mapping.update", { lid: "555666777888999@lid", pn: "5215533334444@s.whatsapp.net" });
+    await t.driver.whenIdle();
+    t.current().emit("messages.upsert", {
+      type: "notify",
+      messages: [textMessage("LID-2", "otra", { key: { remoteJid: "555666777888999@lid", fromMe: false, id: "LID-2" } })],
+    });
+    await t.driver.whenIdle();
+    expect(t.rec.messages.map((m) => m.number)).toEqual([CONTACT, "5215533334444"]);
+    const rows = await database.db.select().from(whatsappLids).where(eq(whatsappLids.whatsappId, t.ref.whatsappId));
+    expect(rows.map((r) => [r.lid, r.number]).sort()).toEqual([
+      ["123456789012345", CONTACT],
+      ["555666777888999", "5215533334444"],
+    ]);
+    await t.driver.disconnect();
+  });
+
+  it("should map status updates and receipts of sent messages to acks", async () => {
+    const t = await setup();
+    await t.driver.connect();
+    await t.open();
+    const Status = proto.WebMessageInfo.Status;
+    const key = { remoteJid: `${CONTACT}@s.whatsapp.net`, fromMe: true, id: "OUT-9" };
+    t.current().emit("messages.update", [
+      { key, update: { status: Status.SERVER_ACK } },
+      { key, update: { status: Status.DELIVERY_ACK } },
+      { key, update: { status: Status.READ } },
+      { key, update: { status: Status.PLAYED } },
+      { key, update: { status: Status.ERROR } },
+      // a receipt of a message we received is not an ack of ours
+      { key: { ...key, fromMe: false, id: "IN-9" }, update: { status: Status.READ } },
+    ]);
+    t.current().emit("message-receipt.update", [
+      { key: { ...key, id: "OUT-10" }, receipt: { userJid: `${CONTACT}@s.whatsapp.net`, readTimestamp: 1_700_000_100 } },
+    ]);
+    await t.driver.whenIdle();
+    expect(t.rec.acks).toEqual([
+      ["OUT-9", 1],
+      ["OUT-9", 2],
+      ["OUT-9", 3],
+      ["OUT-9", 4],
+      ["OUT-10", 3],
+    ]);
+    await t.driver.disconnect();
+  });
+
+  it("should pass on edits and deletions from messages.update and from protocol messages", async () => {
+    const t = await setup();
+    await t.driver.connect();
+    await t.open();
+    const key = { remoteJid: `${CONTACT}@s.whatsapp.net`, fromMe: false, id: "IN-5" };
+    t.current().emit("messages.update", [
+      { key, update: { message: { editedMessage: { message: { conversation: "corregido" } } } } },
+      { key, update: { message: null, messageStubType: proto.WebMessageInfo.StubType.REVOKE } },
+    ]);
+    t.current().emit("messages.upsert", {
+      type: "notify",
+      messages: [
+        textMessage("P-1", "", {
+          message: { protocolMessage: { type: proto.Message.ProtocolMessage.Type.REVOKE, key: { ...key, id: "IN-6" } } },
+        }),
+      ],
+    });
+    await t.driver.whenIdle();
+    expect(t.rec.edited).toEqual([["IN-5", "corregido"]]);
+    expect(t.rec.revoked).toEqual(["IN-5", "IN-6"]);
+    await t.driver.disconnect();
+  });
+
+  it("should reject calls with a text when the company has calls off, and log the missed call", async () => {
+    const callsAllowed = vi.fn(async () => false);
+    const t = await setup({ callsAllowed });
+    await t.driver.connect();
+    await t.open();
+    const date = new Date("2024-05-01T10:00:00Z");
+    t.current().emit("call", [
+      {
+        chatId: `${CONTACT}@s.whatsapp.net`,
+        from: `${CONTACT}@s.whatsapp.net`,
+        id: "CALL-1",
+        date,
+        status: "offer",
+        offline: false,
+      },
+    ]);
+    await t.driver.whenIdle();
+    expect(t.current().rejectCall).toHaveBeenCalledWith("CALL-1", `${CONTACT}@s.whatsapp.net`);
+    expect(t.current().sendMessage).toHaveBeenCalledWith(`${CONTACT}@s.whatsapp.net`, { text: CALLS_DISABLED_TEXT });
+    expect(t.rec.messages).toEqual([
+      { channelId: "CALL-1", number: CONTACT, fromMe: false, body: "Llamada perdida", mediaType: "call_log", timestamp: date },
+    ]);
+    await t.driver.disconnect();
+  });
+
+  it("should let calls ring when the company allows them", async () => {
+    const t = await setup({ callsAllowed: async () => true });
+    await t.driver.connect();
+    await t.open();
+    t.current().emit("call", [
+      {
+        chatId: `${CONTACT}@s.whatsapp.net`,
+        from: `${CONTACT}@s.whatsapp.net`,
+        id: "CALL-2",
+        date: new Date(),
+        status: "offer",
+        offline: false,
+      },
+    ]);
+    await t.driver.whenIdle();
+    expect(t.current().rejectCall).not.toHaveBeenCalled();
+    expect(t.current().sendMessage).not.toHaveBeenCalled();
+    await t.driver.disconnect();
+  });
+
+  it("should collect the contacts book from contacts.upsert and history sync", async () => {
+    const t = await setup();
+    await t.driver.connect();
+    await expect(t.driver.contactsBook()).rejects.toMatchObject({ code: "ERR_WAPP_NOT_INITIALIZED" });
+    await t.open();
+    t.current().emit("contacts.upsert", [
+      { id: "5215522223333@s.whatsapp.net", name: "Carlos" },
+      { id: "120363000000000001@g.us", name: "Un grupo" },
+    ]);
+    t.current().emit("messaging-history.set", {
+      chats: [],
+      messages: [],
+      contacts: [{ id: "444555666777888@lid", phoneNumber: "5215544445555@s.whatsapp.net", notify: "Sofía" }],
+      lidPnMappings: [],
+    });
+    t.current().emit("contacts.update", [{ id: "5215522223333@s.whatsapp.net", notify: "Carlitos" }]);
+    await t.driver.whenIdle();
+    expect(await t.driver.contactsBook()).toEqual([
+      { name: "Carlitos", number: "5215522223333" },
+      { name: "Sofía", number: "5215544445555" },
+    ]);
+    await t.driver.disconnect();
+  });
+});
+
+describe("#baileys driver outbound", () => {
+  async function connected(options: Partial<BaileysDriverOptions> = {}) {
+    const t = await setup(options);
+    await t.driver.connect();
+    await t.open();
+    return t;
+  }
+
+  it("should refuse everything but a profile picture while not connected", async () => {
+    const t = await setup();
+    await t.driver.connect();
+    for (const call of [
+      () => t.driver.sendText(CONTACT, "hola"),
+      () => t.driver.sendMedia(CONTACT, { data: Buffer.from("x"), mimetype: "image/png", fileName: "a.png" }),
+      () => t.driver.deleteForEveryone(CONTACT, "X", true),
+      () => t.driver.markRead(CONTACT, ["X"]),
+      () => t.driver.checkNumber(CONTACT),
+    ]) {
+      await expect(call()).rejects.toMatchObject({ code: "ERR_WAPP_NOT_INITIALIZED" });
+    }
+    expect(await t.driver.profilePicture(CONTACT)).toBeNull();
+    expect(t.current().sendMessage).not.toHaveBeenCalled();
+    await t.driver.disconnect();
+  });
+
+  it("should send text to the contact's jid, or the group's", async () => {
+    const t = await connected();
+    expect(await t.driver.sendText("+52 1 55 1111 2222", "hola")).toEqual({
+      channelId: "OUT-1",
+      timestamp: new Date(1_700_000_000 * 1000),
+    });
+    expect(t.current().sendMessage).toHaveBeenLastCalledWith(`${CONTACT}@s.whatsapp.net`, { text: "hola" }, {});
+    await t.driver.sendText("120363012345678901", "hola grupo", { isGroup: true });
+    expect(t.current().sendMessage).toHaveBeenLastCalledWith("120363012345678901@g.us", { text: "hola grupo" }, {});
+    await t.driver.disconnect();
+  });
+
+  it("should quote a reply: the whole message when Charla knows it, else its id", async () => {
+    const loadQuoted = vi.fn(async (id: string) => (id === "KNOWN" ? { fromMe: false, body: "¿tienen envío?" } : null));
+    const t = await connected({ loadQuoted });
+    await t.driver.sendText(CONTACT, "sí", { quotedChannelId: "KNOWN" });
+    expect(t.current().sendMessage).toHaveBeenLastCalledWith(
+      `${CONTACT}@s.whatsapp.net`,
+      { text: "sí" },
+      {
+        quoted: {
+          key: { remoteJid: `${CONTACT}@s.whatsapp.net`, id: "KNOWN", fromMe: false },
+          message: { conversation: "¿tienen envío?" },
+        },
+      },
+    );
+    await t.driver.sendText(CONTACT, "ok", { quotedChannelId: "UNKNOWN" });
+    expect(t.current().sendMessage).toHaveBeenLastCalledWith(
+      `${CONTACT}@s.whatsapp.net`,
+      { text: "ok", contextInfo: { stanzaId: "UNKNOWN" } },
+      {},
+    );
+    await t.driver.disconnect();
+  });
+
+  it("should send media by mimetype: image, video, voice note, audio, document", async () => {
+    const t = await connected();
+    const data = Buffer.from("bytes");
+    const send = t.current().sendMessage;
+    await t.driver.sendMedia(CONTACT, { data, mimetype: "image/jpeg", fileName: "a.jpg", caption: "foto" });
+    expect(send).toHaveBeenLastCalledWith(expect.any(String), { image: data, caption: "foto", mimetype: "image/jpeg" }, {});
+    await t.driver.sendMedia(CONTACT, { data, mimetype: "video/mp4", fileName: "v.mp4" });
+    expect(send).toHaveBeenLastCalledWith(expect.any(String), { video: data, caption: undefined, mimetype: "video/mp4" }, {});
+    await t.driver.sendMedia(CONTACT, { data, mimetype: "audio/ogg; codecs=opus", fileName: "nota.ogg" });
+    expect(send).toHaveBeenLastCalledWith(expect.any(String), { audio: data, mimetype: "audio/ogg; codecs=opus", ptt: true }, {});
+    await t.driver.sendMedia(CONTACT, { data, mimetype: "audio/mpeg", fileName: "audio-20240501-101500.mp3" });
+    expect(send).toHaveBeenLastCalledWith(expect.any(String), { audio: data, mimetype: "audio/mpeg", ptt: true }, {});
+    await t.driver.sendMedia(CONTACT, { data, mimetype: "audio/mpeg", fileName: "cancion.mp3" });
+    expect(send).toHaveBeenLastCalledWith(expect.any(String), { audio: data, mimetype: "audio/mpeg", ptt: false }, {});
+    await t.driver.sendMedia(CONTACT, { data, mimetype: "application/pdf", fileName: "factura.pdf", caption: "su factura" });
+    expect(send).toHaveBeenLastCalledWith(
+      expect.any(String),
+      { document: data, mimetype: "application/pdf", fileName: "factura.pdf", caption: "su factura" },
+      {},
+    );
+    await t.driver.disconnect();
+  });
+
+  it("should answer send and delete failures with their codes", async () => {
+    const t = await connected();
+    t.current().sendMessage.mockRejectedValue(new Error("socket hang up"));
+    await expect(t.driver.sendText(CONTACT, "hola")).rejects.toMatchObject({ code: "ERR_SENDING_WAPP_MSG" });
+    await expect(
+      t.driver.sendMedia(CONTACT, { data: Buffer.from("x"), mimetype: "image/png", fileName: "a.png" }),
+    ).rejects.toMatchObject({ code: "ERR_SENDING_WAPP_MSG" });
+    await expect(t.driver.deleteForEveryone(CONTACT, "OUT-1", true)).rejects.toMatchObject({ code: "ERR_DELETE_WAPP_MSG" });
+    await t.driver.disconnect();
+  });
+
+  it("should delete for everyone and mark as read", async () => {
+    const t = await connected();
+    const jid = `${CONTACT}@s.whatsapp.net`;
+    await t.driver.deleteForEveryone(CONTACT, "OUT-7", true);
+    expect(t.current().sendMessage).toHaveBeenLastCalledWith(jid, { delete: { remoteJid: jid, id: "OUT-7", fromMe: true } });
+    await t.driver.markRead(CONTACT, ["IN-1", "IN-2"]);
+    expect(t.current().readMessages).toHaveBeenCalledWith([
+      { remoteJid: jid, id: "IN-1", fromMe: false },
+      { remoteJid: jid, id: "IN-2", fromMe: false },
+    ]);
+    await t.driver.disconnect();
+  });
+
+  it("should check numbers: normalised digits, null without WhatsApp, codes for invalid input and failures", async () => {
+    const t = await connected();
+    const sock = t.current();
+    sock.onWhatsApp.mockResolvedValueOnce([{ jid: "5215511112222@s.whatsapp.net", exists: true }]);
+    expect(await t.driver.checkNumber("+52 (55) 1111-2222")).toBe(CONTACT);
+    expect(sock.onWhatsApp).toHaveBeenLastCalledWith("525511112222@s.whatsapp.net");
+    sock.onWhatsApp.mockResolvedValueOnce([]);
+    expect(await t.driver.checkNumber("5215599999999")).toBeNull();
+    await expect(t.driver.checkNumber("12")).rejects.toMatchObject({ code: "ERR_WAPP_INVALID_CONTACT" });
+    sock.onWhatsApp.mockRejectedValueOnce(new Error("timeout"));
+    await expect(t.driver.checkNumber(CONTACT)).rejects.toMatchObject({ code: "ERR_WAPP_CHECK_CONTACT" });
+    await t.driver.disconnect();
+  });
+
+  it("should fetch profile pictures, null on error", async () => {
+    const t = await connected();
+    expect(await t.driver.profilePicture(CONTACT)).toBe("https://pps.whatsapp.net/v/pic.jpg");
+    t.current().profilePictureUrl.mockRejectedValueOnce(new Error("item-not-found"));
+    expect(await t.driver.profilePicture(CONTACT)).toBeNull();
+    await t.driver.disconnect();
+  });
+
+  it("should answer Baileys' retry requests from getMessage", async () => {
+    const getMessage = vi.fn(async (id: string) => (id === "OUT-1" ? { conversation: "reenviado" } : undefined));
+    const t = await connected({ getMessage });
+    const config = t.current().config;
+    expect(await config.getMessage?.({ remoteJid: `${CONTACT}@s.whatsapp.net`, id: "OUT-1", fromMe: true })).toEqual({
+      conversation: "reenviado",
+    });
+    expect(await config.getMessage?.({ id: "NOPE" })).toBeUndefined();
+    await t.driver.disconnect();
+  });
+});

@@ -1,0 +1,676 @@
+import {
+  type AnyMessageContent,
+  type BaileysEventMap,
+  Browsers,
+  type Contact,
+  DisconnectReason,
+  downloadMediaMessage,
+  isJidGroup,
+  jidNormalizedUser,
+  makeWASocket,
+  type MiscMessageGenerationOptions,
+  type proto,
+  type SignalKeyStore,
+  toNumber,
+  type UserFacingSocketConfig,
+  type WACallEvent,
+  type WAMessage,
+  type WAMessageKey,
+} from "baileys";
+import type { FastifyBaseLogger } from "fastify";
+import type { Db } from "../../db/client.js";
+import {
+  type ChannelDriver,
+  type ConnectionStatus,
+  type DriverContext,
+  type DriverFactory,
+  type MediaPayload,
+  registerDriver,
+  type SendOptions,
+  type Sent,
+} from "../driver.js";
+import { cachedKeys, clearAuthState, type DbAuthState, useDbAuthState } from "./auth-state.js";
+import { dbLidStore, type LidStore } from "./lid-store.js";
+import {
+  MISSED_VIDEO_CALL,
+  MISSED_VOICE_CALL,
+  mapMessage,
+  mapUpdate,
+  ackFromReceipt,
+  resolveNumber,
+  userOf,
+} from "./map-message.js";
+
+/** What the driver uses of a Baileys socket; `makeWASocket`'s result has all of it, test fakes a little. */
+export type BaileysSocket = {
+  ev: {
+    on<T extends keyof BaileysEventMap>(event: T, listener: (arg: BaileysEventMap[T]) => void): void;
+    off<T extends keyof BaileysEventMap>(event: T, listener: (arg: BaileysEventMap[T]) => void): void;
+  };
+  user?: Contact;
+  end(error: Error | undefined): Promise<void> | void;
+  logout(msg?: string): Promise<void>;
+  sendMessage(jid: string, content: AnyMessageContent, options?: MiscMessageGenerationOptions): Promise<WAMessage | undefined>;
+  readMessages(keys: WAMessageKey[]): Promise<void>;
+  onWhatsApp(...numbers: string[]): Promise<{ jid: string; exists: boolean }[] | undefined>;
+  profilePictureUrl(jid: string, type?: "preview" | "image", timeoutMs?: number): Promise<string | undefined>;
+  rejectCall(callId: string, callFrom: string): Promise<void>;
+  groupMetadata?(jid: string): Promise<{ subject: string }>;
+  updateMediaMessage?(msg: WAMessage): Promise<WAMessage>;
+  signalRepository?: { lidMapping: { getPNForLID(lid: string): Promise<string | null> } };
+};
+export type SocketFactory = (config: UserFacingSocketConfig) => BaileysSocket;
+
+/** What a quote needs to be drawn on the contact's phone. */
+export type QuotedInfo = { fromMe: boolean; body: string /** Group messages: the author's digits. */; participant?: string };
+
+export type BaileysDriverOptions = {
+  db: Db;
+  log: FastifyBaseLogger;
+  /** Builds the socket; tests inject a fake (default: Baileys' makeWASocket). */
+  makeSocket?: SocketFactory;
+  /** Inbound media bytes (default: Baileys' downloadMediaMessage, with re-upload requests). */
+  downloadMedia?: (msg: WAMessage, sock: BaileysSocket) => Promise<Buffer>;
+  /** Milliseconds before reconnect attempt n (0-based); default 1 s, 2 s, 4 s … capped at 30 s. */
+  backoff?: (attempt: number) => number;
+  /** The company's call setting; calls are rejected with a text when false. Default: allowed. */
+  callsAllowed?: () => Promise<boolean>;
+  /** A sent message's content, for Baileys' retry requests. Default: unknown. */
+  getMessage?: (channelId: string) => Promise<proto.IMessage | undefined>;
+  /** The quoted message of an outbound reply; without it only the quoted id is sent. */
+  loadQuoted?: (channelId: string) => Promise<QuotedInfo | null>;
+  /** QR codes shown without a scan before the session gives up (TIMEOUT). */
+  maxQrRefreshes?: number;
+  /** Where LIDs are remembered (default: table whatsapp_lids). */
+  lids?: LidStore;
+};
+
+export const CALLS_DISABLED_TEXT = "Las llamadas no están disponibles, por favor envíe un mensaje.";
+const DEFAULT_MAX_QR = 6;
+const GROUP_SUBJECT_TTL_MS = 60 * 60_000;
+
+export const defaultBackoff = (attempt: number) => Math.min(1000 * 2 ** attempt, 30_000);
+
+function channelError(code: string, message: string, cause?: unknown): Error & { code: string } {
+  return Object.assign(new Error(message, cause === undefined ? undefined : { cause }), { code });
+}
+
+/** The HTTP-like status code Baileys attaches (a Boom) to the error that closed the connection. */
+export function closeCodeOf(error: unknown): number | undefined {
+  const e = error as { output?: { statusCode?: number }; statusCode?: number } | undefined;
+  return e?.output?.statusCode ?? e?.statusCode;
+}
+
+const isVoiceNote = (mimetype: string, fileName: string) =>
+  mimetype === "audio/ogg" ||
+  mimetype === "audio/opus" ||
+  (mimetype === "audio/mpeg" && /^audio-\d{8}-\d{6}\.mp3$/i.test(fileName));
+
+/**
+ * Provider "beta": WhatsApp Web multi-device through Baileys. One live socket at a time; it
+ * reconnects on its own with a growing delay, except when the phone unlinked it (401/403: the creds
+ * are forgotten) or nobody scanned the QR (TIMEOUT).
+ */
+export class BaileysDriver implements ChannelDriver {
+  readonly provider = "beta";
+
+  private sock: BaileysSocket | null = null;
+  private detachers: (() => void)[] = [];
+  /** Bumped on every socket change: a socket being built for an older generation is dropped. */
+  private generation = 0;
+  private connected = false;
+  /** disconnect()/logout(): no reconnect until connect() or requestNewQr(). */
+  private stopped = true;
+  private reconnectTimer: NodeJS.Timeout | null = null;
+  private attempt = 0;
+  private qrCount = 0;
+  private qrOnThisSocket = false;
+  private auth: (DbAuthState & { keys: SignalKeyStore }) | null = null;
+  private ownNumber = "";
+  private lastStatus: ConnectionStatus | null = null;
+  private readonly contacts = new Map<string, string>();
+  private readonly groupSubjects = new Map<string, { subject: string; at: number }>();
+  private readonly lids: LidStore;
+  /** Inbound events, in arrival order; statuses and creds on their own chains so nothing waits on media. */
+  private events: Promise<void> = Promise.resolve();
+  private statuses: Promise<void> = Promise.resolve();
+  private credsWrites: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly ctx: DriverContext,
+    private readonly opts: BaileysDriverOptions,
+  ) {
+    this.lids = opts.lids ?? dbLidStore(opts.db, this.ref);
+  }
+
+  private get ref() {
+    return { companyId: this.ctx.companyId, whatsappId: this.ctx.whatsappId };
+  }
+
+  private get log() {
+    return this.opts.log;
+  }
+
+  // ─── lifecycle ────────────────────────────────────────────────────────────
+
+  async connect(): Promise<void> {
+    this.stopped = false;
+    this.attempt = 0;
+    this.qrCount = 0;
+    await this.openSocket();
+  }
+
+  async disconnect(): Promise<void> {
+    this.halt();
+    await this.emitStatus("DISCONNECTED");
+  }
+
+  /** Unlinks the phone (when linked), forgets the creds and stops. */
+  async logout(): Promise<void> {
+    const sock = this.sock;
+    const wasConnected = this.connected;
+    this.halt({ end: false });
+    if (sock) {
+      if (wasConnected) await sock.logout().catch((err) => this.log.warn({ err, ...this.ref }, "whatsapp logout failed"));
+      await this.endSocket(sock);
+    }
+    await this.forgetLink();
+    await this.emitStatus("DISCONNECTED");
+  }
+
+  /** The "new QR" button: forget the link and pair again. */
+  async requestNewQr(): Promise<void> {
+    const sock = this.sock;
+    const wasConnected = this.connected;
+    this.halt({ end: false });
+    if (sock) {
+      if (wasConnected) await sock.logout().catch(() => undefined);
+      await this.endSocket(sock);
+    }
+    await this.forgetLink();
+    await this.connect();
+  }
+
+  /** Resolves once every event received so far has been handed over (tests, orderly shutdown). */
+  async whenIdle(): Promise<void> {
+    for (;;) {
+      const pending = [this.events, this.statuses, this.credsWrites];
+      await Promise.all(pending);
+      if (pending[0] === this.events && pending[1] === this.statuses && pending[2] === this.credsWrites) return;
+    }
+  }
+
+  /** Stops everything: no socket, no pending reconnect, no socket being built. */
+  private halt({ end = true }: { end?: boolean } = {}) {
+    this.stopped = true;
+    this.generation++;
+    this.clearReconnect();
+    if (end) this.closeSocket();
+    else this.detach();
+  }
+
+  private async forgetLink() {
+    this.auth = null;
+    // a creds write already under way must not bring the forgotten link back
+    await this.credsWrites;
+    await clearAuthState(this.opts.db, this.ref).catch((err) =>
+      this.log.error({ err, ...this.ref }, "whatsapp auth not cleared"),
+    );
+  }
+
+  private clearReconnect() {
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = null;
+  }
+
+  /** Ends the current socket (its listeners first, so its own close event reaches nobody). */
+  private closeSocket() {
+    const sock = this.detach();
+    if (sock) void this.endSocket(sock);
+  }
+
+  private detach(): BaileysSocket | null {
+    const sock = this.sock;
+    for (const off of this.detachers) off();
+    this.detachers = [];
+    this.sock = null;
+    this.connected = false;
+    return sock;
+  }
+
+  private async endSocket(sock: BaileysSocket) {
+    try {
+      await sock.end(undefined);
+    } catch (err) {
+      this.log.debug({ err, ...this.ref }, "whatsapp socket end failed");
+    }
+  }
+
+  private async openSocket(): Promise<void> {
+    this.clearReconnect();
+    this.closeSocket();
+    const generation = ++this.generation;
+    const logger = this.baileysLogger();
+    if (!this.auth) {
+      const loaded = await useDbAuthState(this.opts.db, this.ref);
+      this.auth = { ...loaded, keys: cachedKeys(loaded.state.keys, logger) };
+    }
+    const auth = this.auth;
+    // disconnected, or another socket was asked for, while the auth state loaded
+    if (generation !== this.generation || this.stopped) return;
+    const make = this.opts.makeSocket ?? ((config: UserFacingSocketConfig) => makeWASocket(config));
+    const sock = make({
+      auth: { creds: auth.state.creds, keys: auth.keys },
+      logger,
+      browser: Browsers.ubuntu("Chrome"),
+      // agents' phones keep their notifications
+      markOnlineOnConnect: false,
+      // messages Charla sends are stored by the sender; an echo would race that write
+      emitOwnEvents: false,
+      syncFullHistory: false,
+      getMessage: async (key) => (key.id ? this.opts.getMessage?.(key.id) : undefined),
+    });
+    this.sock = sock;
+    this.qrOnThisSocket = false;
+    this.listen(sock);
+  }
+
+  private baileysLogger() {
+    const quiet = ["fatal", "error", "silent"].includes(this.log.level) ? this.log.level : "warn";
+    return this.log.child({ whatsappId: this.ctx.whatsappId, module: "baileys" }, { level: quiet });
+  }
+
+  private listen(sock: BaileysSocket) {
+    const on = <T extends keyof BaileysEventMap>(event: T, handler: (arg: BaileysEventMap[T]) => void) => {
+      // a socket replaced meanwhile says nothing more
+      const listener = (arg: BaileysEventMap[T]) => {
+        if (this.sock === sock) handler(arg);
+      };
+      sock.ev.on(event, listener);
+      this.detachers.push(() => sock.ev.off(event, listener));
+    };
+    on("connection.update", (update) => this.onConnectionUpdate(sock, update));
+    on("creds.update", () => this.saveCreds());
+    on("messages.upsert", ({ messages }) => {
+      for (const msg of messages) this.enqueue(() => this.onMessage(sock, msg));
+    });
+    on("messages.update", (updates) => {
+      for (const update of updates) this.enqueue(() => this.onUpdate(update));
+    });
+    on("message-receipt.update", (receipts) => {
+      for (const { key, receipt } of receipts) {
+        const ack = ackFromReceipt(receipt);
+        if (key.fromMe && key.id && ack !== null) {
+          const channelId = key.id;
+          this.enqueue(() => this.ctx.events.ack(channelId, ack));
+        }
+      }
+    });
+    on("call", (calls) => {
+      for (const call of calls) if (call.status === "offer") this.enqueue(() => this.onCall(sock, call));
+    });
+    on("contacts.upsert", (contacts) => this.rememberContacts(contacts));
+    on("contacts.update", (contacts) => this.rememberContacts(contacts));
+    on("messaging-history.set", ({ contacts, lidPnMappings }) => {
+      this.rememberContacts(contacts);
+      for (const m of lidPnMappings ?? []) this.rememberLid(m.lid, m.pn);
+    });
+    on("lid-mapping.update", ({ lid, pn }) => this.rememberLid(lid, pn));
+    on("groups.update", (groups) => {
+      for (const g of groups) if (g.id && g.subject) this.groupSubjects.set(g.id, { subject: g.subject, at: Date.now() });
+    });
+  }
+
+  private onConnectionUpdate(sock: BaileysSocket, update: BaileysEventMap["connection.update"]) {
+    if (update.qr) {
+      this.qrCount++;
+      this.qrOnThisSocket = true;
+      if (this.qrCount > (this.opts.maxQrRefreshes ?? DEFAULT_MAX_QR)) return this.giveUp();
+      void this.emitStatus("qrcode", { qrcode: update.qr, retries: this.qrCount });
+    }
+    if (update.connection === "connecting") void this.emitStatus("OPENING");
+    if (update.connection === "open") {
+      this.connected = true;
+      this.attempt = 0;
+      this.qrCount = 0;
+      this.ownNumber = userOf(sock.user?.id);
+      void this.emitStatus("CONNECTED", this.ownNumber ? { number: this.ownNumber } : {});
+    }
+    if (update.connection === "close") this.onClose(update.lastDisconnect?.error);
+  }
+
+  private onClose(error: unknown) {
+    const code = closeCodeOf(error);
+    const pairing = this.qrOnThisSocket;
+    this.closeSocket();
+    if (code === DisconnectReason.loggedOut || code === DisconnectReason.forbidden) {
+      // the phone unlinked this session (or WhatsApp barred it): a new QR is the only way back
+      this.log.warn({ code, ...this.ref }, "whatsapp session logged out");
+      this.halt();
+      void this.statusAfter(() => this.forgetLink(), "DISCONNECTED");
+      return;
+    }
+    // Baileys ends a QR session nobody scanned with timedOut (408, the same code as connectionLost)
+    if (code === DisconnectReason.timedOut && pairing) return this.giveUp();
+    this.scheduleReconnect(code);
+  }
+
+  /** Too many QR codes without a scan: stop and wait for "retry" or "new QR". */
+  private giveUp() {
+    this.log.info({ ...this.ref, qrCount: this.qrCount }, "whatsapp QR not scanned, session stopped");
+    this.halt();
+    void this.emitStatus("TIMEOUT");
+  }
+
+  private scheduleReconnect(code: number | undefined) {
+    if (this.stopped) return;
+    const delay = (this.opts.backoff ?? defaultBackoff)(this.attempt++);
+    this.log.info({ code, delay, ...this.ref }, "whatsapp connection closed, reconnecting");
+    void this.emitStatus("OPENING");
+    this.clearReconnect();
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      if (this.stopped) return;
+      this.openSocket().catch((err) => {
+        this.log.error({ err, ...this.ref }, "whatsapp reconnect failed");
+        this.scheduleReconnect(undefined);
+      });
+    }, delay);
+    this.reconnectTimer.unref?.();
+  }
+
+  // ─── events to Charla ─────────────────────────────────────────────────────
+
+  private enqueue(task: () => Promise<void>) {
+    this.events = this.events.then(task).catch((err) => this.log.error({ err, ...this.ref }, "whatsapp event not handled"));
+  }
+
+  private emitStatus(status: ConnectionStatus, extra?: { qrcode?: string; retries?: number; number?: string }): Promise<void> {
+    return this.statusAfter(async () => undefined, status, extra);
+  }
+
+  /** Emits a status after `before`, in order with the other statuses; repeated OPENINGs are said once. */
+  private statusAfter(
+    before: () => Promise<void>,
+    status: ConnectionStatus,
+    extra?: { qrcode?: string; retries?: number; number?: string },
+  ): Promise<void> {
+    const run = async () => {
+      await before();
+      if (status === "OPENING" && this.lastStatus === "OPENING") return;
+      this.lastStatus = status;
+      await this.ctx.events.status(status, extra);
+    };
+    this.statuses = this.statuses
+      .then(run)
+      .catch((err) => this.log.error({ err, status, ...this.ref }, "whatsapp status not saved"));
+    return this.statuses;
+  }
+
+  private saveCreds() {
+    const auth = this.auth;
+    if (!auth) return;
+    this.credsWrites = this.credsWrites
+      .then(() => auth.saveCreds())
+      .catch((err) => this.log.error({ err, ...this.ref }, "whatsapp creds not saved"));
+  }
+
+  private async onMessage(sock: BaileysSocket, msg: WAMessage) {
+    const mapped = await mapMessage(msg, {
+      lids: this.lidsFor(sock),
+      download: (m) => (this.opts.downloadMedia ?? this.defaultDownload)(m, sock),
+      groupSubject: (jid) => this.groupSubject(sock, jid),
+      ownNumber: this.ownNumber,
+      log: this.log,
+    });
+    if (mapped.kind === "message") await this.ctx.events.message(mapped.message);
+    else if (mapped.kind === "edited") await this.ctx.events.edited(mapped.channelId, mapped.body);
+    else await this.ctx.events.revoked(mapped.channelId);
+  }
+
+  private async onUpdate(update: BaileysEventMap["messages.update"][number]) {
+    for (const event of mapUpdate(update)) {
+      // receipts of what we received are not acks of ours
+      if (event.kind === "ack") {
+        if (update.key.fromMe && event.ack > 0) await this.ctx.events.ack(event.channelId, event.ack);
+      } else if (event.kind === "edited") await this.ctx.events.edited(event.channelId, event.body);
+      else await this.ctx.events.revoked(event.channelId);
+    }
+  }
+
+  /** Calls are answered by text when the company has them off; the ticket shows the missed call. */
+  private async onCall(sock: BaileysSocket, call: WACallEvent) {
+    const allowed = await (this.opts.callsAllowed?.() ?? Promise.resolve(true)).catch(() => true);
+    if (allowed) return;
+    try {
+      await sock.rejectCall(call.id, call.from);
+    } catch (err) {
+      this.log.warn({ err, ...this.ref }, "whatsapp call not rejected");
+    }
+    const caller = jidNormalizedUser(call.from);
+    await sock
+      .sendMessage(caller, { text: CALLS_DISABLED_TEXT })
+      .catch((err) => this.log.warn({ err, ...this.ref }, "whatsapp call notice not sent"));
+    if (call.isGroup || isJidGroup(call.chatId)) return;
+    const number = await resolveNumber(caller, call.callerPn, this.lidsFor(sock));
+    if (!number) return;
+    await this.ctx.events.message({
+      channelId: call.id,
+      number,
+      fromMe: false,
+      body: call.isVideo ? MISSED_VIDEO_CALL : MISSED_VOICE_CALL,
+      mediaType: "call_log",
+      timestamp: call.date,
+    });
+  }
+
+  private readonly defaultDownload = async (msg: WAMessage, sock: BaileysSocket): Promise<Buffer> => {
+    const reupload = sock.updateMediaMessage?.bind(sock);
+    return downloadMediaMessage(
+      msg,
+      "buffer",
+      {},
+      reupload ? { reuploadRequest: reupload, logger: this.baileysLogger() } : undefined,
+    );
+  };
+
+  /** The table first, then what Baileys itself learnt (remembered for next time). */
+  private lidsFor(sock: BaileysSocket): LidStore {
+    return {
+      get: async (lid) => {
+        const known = await this.lids.get(lid);
+        if (known) return known;
+        const pn = userOf(await sock.signalRepository?.lidMapping.getPNForLID(`${lid}@lid`).catch(() => null));
+        if (pn) await this.lids.set(lid, pn).catch(() => undefined);
+        return pn || null;
+      },
+      set: (lid, number) => this.lids.set(lid, number),
+    };
+  }
+
+  private rememberLid(lidJid: string | undefined, pnJid: string | undefined) {
+    const lid = userOf(lidJid);
+    const pn = userOf(pnJid);
+    if (!lid || !pn || !lidJid?.endsWith("lid") || !/^\d+$/.test(pn)) return;
+    this.enqueue(() => this.lids.set(lid, pn).catch((err) => this.log.debug({ err }, "lid not remembered")));
+  }
+
+  private rememberContacts(contacts: Partial<Contact>[]) {
+    for (const c of contacts) {
+      const pnJid = c.id?.endsWith("@s.whatsapp.net") ? c.id : c.phoneNumber;
+      const number = userOf(pnJid);
+      if (!number || !/^\d+$/.test(number)) continue;
+      const lidJid = c.id?.endsWith("@lid") ? c.id : c.lid;
+      if (lidJid) this.rememberLid(lidJid, pnJid);
+      const name = c.name || c.notify || c.verifiedName || this.contacts.get(number) || "";
+      this.contacts.set(number, name);
+    }
+  }
+
+  private async groupSubject(sock: BaileysSocket, jid: string): Promise<string | undefined> {
+    const cached = this.groupSubjects.get(jid);
+    if (cached && Date.now() - cached.at < GROUP_SUBJECT_TTL_MS) return cached.subject;
+    if (!sock.groupMetadata) return cached?.subject;
+    try {
+      const { subject } = await sock.groupMetadata(jid);
+      this.groupSubjects.set(jid, { subject, at: Date.now() });
+      return subject;
+    } catch {
+      return cached?.subject;
+    }
+  }
+
+  // ─── outbound ─────────────────────────────────────────────────────────────
+
+  private live(): BaileysSocket {
+    if (!this.sock || !this.connected) throw channelError("ERR_WAPP_NOT_INITIALIZED", "whatsapp session not connected");
+    return this.sock;
+  }
+
+  private jidOf(number: string, opts?: SendOptions): string {
+    if (opts?.isGroup) {
+      const id = number.split("@")[0].replace(/[^\d-]/g, "");
+      if (!id) throw channelError("ERR_WAPP_INVALID_CONTACT", "invalid group id");
+      return `${id}@g.us`;
+    }
+    const digits = number.split("@")[0].replace(/\D/g, "");
+    if (!digits) throw channelError("ERR_WAPP_INVALID_CONTACT", "invalid number");
+    return `${digits}@s.whatsapp.net`;
+  }
+
+  /** A reply: the whole quoted message when Charla knows it, else just its id. */
+  private async quoteFor(
+    jid: string,
+    opts?: SendOptions,
+  ): Promise<{ options: MiscMessageGenerationOptions; contextInfo?: proto.IContextInfo }> {
+    const id = opts?.quotedChannelId;
+    if (!id) return { options: {} };
+    const quoted = await this.opts.loadQuoted?.(id).catch(() => null);
+    if (!quoted) return { options: {}, contextInfo: { stanzaId: id } };
+    const participant = quoted.participant ? `${quoted.participant.replace(/\D/g, "")}@s.whatsapp.net` : undefined;
+    return {
+      options: {
+        quoted: {
+          key: { remoteJid: jid, id, fromMe: quoted.fromMe, ...(participant ? { participant } : {}) },
+          message: { conversation: quoted.body },
+        },
+      },
+    };
+  }
+
+  private async send(jid: string, content: AnyMessageContent, options: MiscMessageGenerationOptions): Promise<Sent> {
+    const sock = this.live();
+    let sent: WAMessage | undefined;
+    try {
+      sent = await sock.sendMessage(jid, content, options);
+    } catch (err) {
+      throw channelError("ERR_SENDING_WAPP_MSG", "whatsapp message not sent", err);
+    }
+    if (!sent?.key.id) throw channelError("ERR_SENDING_WAPP_MSG", "whatsapp message not sent");
+    const seconds = toNumber(sent.messageTimestamp);
+    return { channelId: sent.key.id, timestamp: seconds ? new Date(seconds * 1000) : new Date() };
+  }
+
+  async sendText(number: string, body: string, opts?: SendOptions): Promise<Sent> {
+    this.live();
+    const jid = this.jidOf(number, opts);
+    const { options, contextInfo } = await this.quoteFor(jid, opts);
+    return this.send(jid, { text: body, ...(contextInfo ? { contextInfo } : {}) }, options);
+  }
+
+  async sendMedia(number: string, media: MediaPayload & { caption?: string }, opts?: SendOptions): Promise<Sent> {
+    this.live();
+    const jid = this.jidOf(number, opts);
+    const { options, contextInfo } = await this.quoteFor(jid, opts);
+    const ctx = contextInfo ? { contextInfo } : {};
+    const mimetype = media.mimetype.split(";")[0].trim().toLowerCase();
+    const caption = media.caption || undefined;
+    let content: AnyMessageContent;
+    if (mimetype.startsWith("image/")) content = { image: media.data, caption, mimetype: media.mimetype, ...ctx };
+    else if (mimetype.startsWith("video/")) content = { video: media.data, caption, mimetype: media.mimetype, ...ctx };
+    else if (mimetype.startsWith("audio/")) {
+      // an audio carries no caption on WhatsApp; the caption goes after it as its own text
+      content = { audio: media.data, mimetype: media.mimetype, ptt: isVoiceNote(mimetype, media.fileName) };
+    } else content = { document: media.data, mimetype: media.mimetype, fileName: media.fileName, caption, ...ctx };
+    const sent = await this.send(jid, content, options);
+    if (mimetype.startsWith("audio/") && caption) {
+      // the audio went out: a lost caption is logged, not reported as a failed send
+      await this.send(jid, { text: caption }, {}).catch((err) => this.log.warn({ err, ...this.ref }, "audio caption not sent"));
+    }
+    return sent;
+  }
+
+  async deleteForEveryone(number: string, channelId: string, fromMe: boolean, opts?: SendOptions): Promise<void> {
+    const sock = this.live();
+    const jid = this.jidOf(number, opts);
+    try {
+      await sock.sendMessage(jid, { delete: { remoteJid: jid, id: channelId, fromMe } });
+    } catch (err) {
+      throw channelError("ERR_DELETE_WAPP_MSG", "whatsapp message not deleted", err);
+    }
+  }
+
+  async markRead(number: string, channelIds: string[], opts?: SendOptions): Promise<void> {
+    const sock = this.live();
+    if (!channelIds.length) return;
+    const jid = this.jidOf(number, opts);
+    await sock.readMessages(channelIds.map((id) => ({ remoteJid: jid, id, fromMe: false })));
+  }
+
+  async profilePicture(number: string): Promise<string | null> {
+    if (!this.sock || !this.connected) return null;
+    try {
+      const jid = this.jidOf(number);
+      return (await this.sock.profilePictureUrl(jid, "image")) ?? null;
+    } catch {
+      return null;
+    }
+  }
+
+  async checkNumber(number: string): Promise<string | null> {
+    const sock = this.live();
+    const digits = number.replace(/\D/g, "");
+    if (digits.length < 5 || digits.length > 20) throw channelError("ERR_WAPP_INVALID_CONTACT", "invalid number");
+    let found: { jid: string; exists: boolean }[] | undefined;
+    try {
+      found = await sock.onWhatsApp(`${digits}@s.whatsapp.net`);
+    } catch (err) {
+      throw channelError("ERR_WAPP_CHECK_CONTACT", "whatsapp number not checked", err);
+    }
+    const hit = found?.find((r) => r.exists);
+    return hit ? userOf(hit.jid) || null : null;
+  }
+
+  async contactsBook(): Promise<{ name: string; number: string }[]> {
+    this.live();
+    return [...this.contacts].map(([number, name]) => ({ name: name || number, number }));
+  }
+}
+
+/**
+ * Registers provider "beta". The lead calls this once (sessions.ts) with the app's services; the
+ * callbacks keep settings and stored messages out of the driver.
+ */
+export type BaileysDeps = {
+  db: Db;
+  log: FastifyBaseLogger;
+  callsAllowed(companyId: number): Promise<boolean>;
+  getMessage(whatsappId: number, channelId: string): Promise<proto.IMessage | undefined>;
+  loadQuoted?(whatsappId: number, channelId: string): Promise<QuotedInfo | null>;
+};
+
+/** A factory bound to one app's database and log (several apps may share a process in tests). */
+export function baileysFactory(deps: BaileysDeps): DriverFactory {
+  return (ctx) =>
+    new BaileysDriver(ctx, {
+      db: deps.db,
+      log: deps.log,
+      callsAllowed: () => deps.callsAllowed(ctx.companyId),
+      getMessage: (channelId) => deps.getMessage(ctx.whatsappId, channelId),
+      loadQuoted: deps.loadQuoted ? (channelId) => deps.loadQuoted!(ctx.whatsappId, channelId) : undefined,
+    });
+}
+
+export function registerBaileysDriver(deps: BaileysDeps): void {
+  registerDriver("beta", baileysFactory(deps));
+}

@@ -1,0 +1,416 @@
+import { proto, type WAMessage } from "baileys";
+import { describe, expect, it, vi } from "vitest";
+import type { InboundMessage } from "../driver.js";
+import { memoryLidStore } from "./lid-store.js";
+import {
+  ackFromReceipt,
+  ackFromStatus,
+  describe as describeMessage,
+  extensionFor,
+  locationBody,
+  type MapDeps,
+  type Mapped,
+  mapMessage,
+  mapUpdate,
+} from "./map-message.js";
+
+const CONTACT = "5215511112222";
+const JID = `${CONTACT}@s.whatsapp.net`;
+const TS = 1_700_000_000;
+
+/** A received 1:1 message built with Baileys' own proto class. */
+function incoming(message: proto.IMessage, extra: Partial<proto.IWebMessageInfo> = {}): WAMessage {
+  return proto.WebMessageInfo.fromObject({
+    key: { remoteJid: JID, fromMe: false, id: "MSG1" },
+    message,
+    messageTimestamp: TS,
+    pushName: "Lucía",
+    ...extra,
+  }) as WAMessage;
+}
+
+function deps(extra: Partial<MapDeps> = {}): MapDeps {
+  return { lids: memoryLidStore(), ...extra };
+}
+
+async function asMessage(msg: WAMessage, d: MapDeps = deps()): Promise<InboundMessage> {
+  const mapped = await mapMessage(msg, d);
+  if (mapped.kind !== "message") throw new Error(`expected a message, got ${mapped.kind}`);
+  return mapped.message;
+}
+
+const bytes = (s: string) => Buffer.from(s);
+
+describe("#baileys map-message", () => {
+  describe("text", () => {
+    it("should map a plain conversation with number, push name and time", async () => {
+      expect(await asMessage(incoming({ conversation: "Hola, buenas tardes" }))).toEqual({
+        channelId: "MSG1",
+        number: CONTACT,
+        name: "Lucía",
+        fromMe: false,
+        body: "Hola, buenas tardes",
+        mediaType: "chat",
+        timestamp: new Date(TS * 1000),
+      });
+    });
+
+    it("should map an extended text and a reply's quoted id", async () => {
+      const msg = await asMessage(
+        incoming({ extendedTextMessage: { text: "Sí, ese mismo", contextInfo: { stanzaId: "QUOTED1", participant: JID } } }),
+      );
+      expect(msg).toMatchObject({ body: "Sí, ese mismo", mediaType: "chat", quotedChannelId: "QUOTED1" });
+    });
+
+    it("should unwrap ephemeral and view-once envelopes", async () => {
+      const msg = await asMessage(incoming({ ephemeralMessage: { message: { extendedTextMessage: { text: "efímero" } } } }));
+      expect(msg).toMatchObject({ body: "efímero", mediaType: "chat" });
+    });
+
+    it("should keep messages sent from the company's phone (fromMe) without taking the phone's push name", async () => {
+      const msg = await asMessage(
+        incoming({ conversation: "Enviado desde el teléfono" }, { key: { remoteJid: JID, fromMe: true, id: "ME1" } }),
+      );
+      expect(msg).toMatchObject({ channelId: "ME1", fromMe: true, number: CONTACT, body: "Enviado desde el teléfono" });
+      expect(msg.name).toBeUndefined();
+    });
+  });
+
+  describe("media", () => {
+    it("should download an image with its caption", async () => {
+      const download = vi.fn(async () => bytes("jpeg-bytes"));
+      const msg = await asMessage(
+        incoming({ imageMessage: { caption: "mi factura", mimetype: "image/jpeg", contextInfo: { stanzaId: "Q2" } } }),
+        deps({ download }),
+      );
+      expect(download).toHaveBeenCalledOnce();
+      expect(msg).toMatchObject({ body: "mi factura", mediaType: "image", quotedChannelId: "Q2" });
+      expect(msg.media).toEqual({ data: bytes("jpeg-bytes"), mimetype: "image/jpeg", fileName: "image-MSG1.jpg" });
+    });
+
+    it("should map a voice note (ptt) and a plain audio", async () => {
+      const download = async () => bytes("ogg");
+      const voice = await asMessage(
+        incoming({ audioMessage: { mimetype: "audio/ogg; codecs=opus", ptt: true } }),
+        deps({ download }),
+      );
+      expect(voice).toMatchObject({ body: "", mediaType: "audio" });
+      expect(voice.media).toMatchObject({ mimetype: "audio/ogg; codecs=opus", fileName: "voice-MSG1.ogg" });
+      const audio = await asMessage(incoming({ audioMessage: { mimetype: "audio/mpeg" } }), deps({ download }));
+      expect(audio.media).toMatchObject({ mimetype: "audio/mpeg", fileName: "audio-MSG1.mp3" });
+    });
+
+    it("should map a video and a video note", async () => {
+      const download = async () => bytes("mp4");
+      const video = await asMessage(incoming({ videoMessage: { mimetype: "video/mp4", caption: "mira" } }), deps({ download }));
+      expect(video).toMatchObject({ body: "mira", mediaType: "video", media: { fileName: "video-MSG1.mp4" } });
+      const note = await asMessage(incoming({ ptvMessage: { mimetype: "video/mp4" } }), deps({ download }));
+      expect(note).toMatchObject({ body: "", mediaType: "video" });
+    });
+
+    it("should map a document by its own file name, and a document with caption", async () => {
+      const download = async () => bytes("%PDF");
+      const doc = await asMessage(
+        incoming({ documentMessage: { mimetype: "application/pdf", fileName: "contrato.pdf" } }),
+        deps({ download }),
+      );
+      expect(doc).toMatchObject({ body: "", mediaType: "application" });
+      expect(doc.media).toEqual({ data: bytes("%PDF"), mimetype: "application/pdf", fileName: "contrato.pdf" });
+      const withCaption = await asMessage(
+        incoming({
+          documentWithCaptionMessage: {
+            message: { documentMessage: { mimetype: "application/pdf", fileName: "cotización.pdf", caption: "la cotización" } },
+          },
+        }),
+        deps({ download }),
+      );
+      expect(withCaption).toMatchObject({
+        body: "la cotización",
+        mediaType: "application",
+        media: { fileName: "cotización.pdf" },
+      });
+    });
+
+    it("should map a sticker", async () => {
+      const msg = await asMessage(
+        incoming({ stickerMessage: { mimetype: "image/webp" } }),
+        deps({ download: async () => bytes("webp") }),
+      );
+      expect(msg).toMatchObject({
+        body: "",
+        mediaType: "sticker",
+        media: { mimetype: "image/webp", fileName: "sticker-MSG1.webp" },
+      });
+    });
+
+    it("should still deliver the message, without media, when the download fails", async () => {
+      const log = { warn: vi.fn() };
+      const msg = await asMessage(
+        incoming({ imageMessage: { caption: "la foto", mimetype: "image/jpeg" } }),
+        deps({ download: async () => Promise.reject(new Error("410 gone")), log }),
+      );
+      expect(msg).toMatchObject({ channelId: "MSG1", body: "la foto", mediaType: "image" });
+      expect(msg.media).toBeUndefined();
+      expect(log.warn).toHaveBeenCalledOnce();
+    });
+  });
+
+  describe("location, contacts, reactions, calls", () => {
+    it("should render a location as thumbnail|maps link|description", async () => {
+      const thumb = bytes("jpeg-thumb");
+      const msg = await asMessage(
+        incoming({
+          locationMessage: {
+            degreesLatitude: 19.4326,
+            degreesLongitude: -99.1332,
+            name: "Zócalo",
+            address: "Centro, CDMX",
+            jpegThumbnail: thumb,
+          },
+        }),
+      );
+      expect(msg.mediaType).toBe("locationMessage");
+      expect(msg.body).toBe(
+        `data:image/jpeg;base64,${thumb.toString("base64")}|https://maps.google.com/maps?q=19.4326%2C-99.1332&z=17|Zócalo\nCentro, CDMX`,
+      );
+      expect(locationBody({ degreesLatitude: 1, degreesLongitude: 2 })).toBe("|https://maps.google.com/maps?q=1%2C2&z=17|");
+    });
+
+    it("should map a live location like a location", async () => {
+      const msg = await asMessage(
+        incoming({ liveLocationMessage: { degreesLatitude: 1.5, degreesLongitude: 2.5, caption: "aquí" } }),
+      );
+      expect(msg).toMatchObject({ mediaType: "locationMessage", body: "|https://maps.google.com/maps?q=1.5%2C2.5&z=17|aquí" });
+    });
+
+    it("should keep a contact card's raw vCard, and every card of a contacts array", async () => {
+      const vcard = "BEGIN:VCARD\nVERSION:3.0\nFN:Carlos\nTEL;type=CELL;waid=5215522223333:+52 1 55 2222 3333\nEND:VCARD";
+      const one = await asMessage(incoming({ contactMessage: { displayName: "Carlos", vcard } }));
+      expect(one).toMatchObject({ body: vcard, mediaType: "vcard" });
+      // a card without vCard text gets one built from its display name
+      const second = "BEGIN:VCARD\nVERSION:3.0\nN:;Sofía;;;\nFN:Sofía\nEND:VCARD";
+      const many = await asMessage(
+        incoming({ contactsArrayMessage: { displayName: "2 contactos", contacts: [{ vcard }, { displayName: "Sofía" }] } }),
+      );
+      expect(many).toMatchObject({ body: `${vcard}\n${second}`, mediaType: "vcard" });
+    });
+
+    it("should store a reaction as its emoji quoting the reacted message, and ignore a removed one", async () => {
+      const reaction = await asMessage(
+        incoming({ reactionMessage: { key: { remoteJid: JID, fromMe: true, id: "OUR-MSG" }, text: "👍" } }),
+      );
+      expect(reaction).toMatchObject({ body: "👍", mediaType: "chat", quotedChannelId: "OUR-MSG" });
+      const removed = await asMessage(incoming({ reactionMessage: { key: { id: "OUR-MSG" }, text: "" } }));
+      expect(removed.ignorable).toBe(true);
+    });
+
+    it("should map missed voice and video calls to call_log", async () => {
+      const Stub = proto.WebMessageInfo.StubType;
+      const voice = await asMessage(incoming({}, { message: null, messageStubType: Stub.CALL_MISSED_VOICE }));
+      expect(voice).toMatchObject({ body: "Llamada perdida", mediaType: "call_log", number: CONTACT, fromMe: false });
+      const video = await asMessage(incoming({}, { message: null, messageStubType: Stub.CALL_MISSED_VIDEO }));
+      expect(video).toMatchObject({ body: "Videollamada perdida", mediaType: "call_log" });
+    });
+  });
+
+  describe("edits and deletions", () => {
+    it("should turn a MESSAGE_EDIT protocol message into an edited event", async () => {
+      const mapped = await mapMessage(
+        incoming({
+          protocolMessage: {
+            type: proto.Message.ProtocolMessage.Type.MESSAGE_EDIT,
+            key: { remoteJid: JID, fromMe: false, id: "ORIGINAL" },
+            editedMessage: { conversation: "texto corregido" },
+          },
+        }),
+        deps(),
+      );
+      expect(mapped).toEqual<Mapped>({ kind: "edited", channelId: "ORIGINAL", body: "texto corregido" });
+    });
+
+    it("should unwrap an edit sent inside editedMessage", async () => {
+      const mapped = await mapMessage(
+        incoming({
+          editedMessage: {
+            message: {
+              protocolMessage: {
+                type: proto.Message.ProtocolMessage.Type.MESSAGE_EDIT,
+                key: { id: "ORIGINAL" },
+                editedMessage: { extendedTextMessage: { text: "otra vez" } },
+              },
+            },
+          },
+        }),
+        deps(),
+      );
+      expect(mapped).toEqual({ kind: "edited", channelId: "ORIGINAL", body: "otra vez" });
+    });
+
+    it("should turn a REVOKE protocol message into a revoked event (the contact deleted it)", async () => {
+      const mapped = await mapMessage(
+        incoming({ protocolMessage: { type: proto.Message.ProtocolMessage.Type.REVOKE, key: { remoteJid: JID, id: "GONE" } } }),
+        deps(),
+      );
+      expect(mapped).toEqual({ kind: "revoked", channelId: "GONE" });
+    });
+  });
+
+  describe("ignorable", () => {
+    const ignorable = async (msg: WAMessage) => {
+      const mapped = await asMessage(msg);
+      expect(mapped.ignorable).toBe(true);
+      return mapped;
+    };
+
+    it("should ignore status broadcasts", async () => {
+      await ignorable(
+        incoming({ conversation: "mi estado" }, { key: { remoteJid: "status@broadcast", id: "S1", participant: JID } }),
+      );
+    });
+
+    it("should ignore protocol stubs and other protocol messages", async () => {
+      const Stub = proto.WebMessageInfo.StubType;
+      await ignorable(incoming({}, { message: null, messageStubType: Stub.GROUP_PARTICIPANT_ADD }));
+      await ignorable(incoming({}, { message: null, messageStubType: Stub.CIPHERTEXT }));
+      await ignorable(
+        incoming({ protocolMessage: { type: proto.Message.ProtocolMessage.Type.EPHEMERAL_SETTING, ephemeralExpiration: 86400 } }),
+      );
+    });
+
+    it("should ignore key exchanges (senderKeyDistributionMessage only)", async () => {
+      await ignorable(
+        incoming({
+          senderKeyDistributionMessage: { groupId: "120363000000000001@g.us", axolotlSenderKeyDistributionMessage: bytes("k") },
+          messageContextInfo: { deviceListMetadataVersion: 2 },
+        }),
+      );
+    });
+
+    it("should ignore a message without content and unsupported kinds", async () => {
+      await ignorable(incoming({}, { message: null }));
+      await ignorable(incoming({ pollCreationMessage: { name: "¿Pizza?", options: [{ optionName: "Sí" }] } }));
+    });
+
+    it("should not download media of an ignorable message", async () => {
+      const download = vi.fn(async () => bytes("x"));
+      const msg = await asMessage(
+        incoming({ imageMessage: { mimetype: "image/jpeg" } }, { key: { remoteJid: "status@broadcast", id: "S2" } }),
+        deps({ download }),
+      );
+      expect(msg.ignorable).toBe(true);
+      expect(download).not.toHaveBeenCalled();
+    });
+  });
+
+  describe("groups and LIDs", () => {
+    const GROUP = "120363012345678901@g.us";
+
+    it("should map a group message with the group as contact and the author as participant", async () => {
+      const msg = await asMessage(
+        proto.WebMessageInfo.fromObject({
+          key: { remoteJid: GROUP, fromMe: false, id: "G1", participant: "5215533334444@s.whatsapp.net" },
+          message: { conversation: "hola grupo" },
+          pushName: "Ana",
+          messageTimestamp: TS,
+        }) as WAMessage,
+        deps({ groupSubject: async () => "Ventas CDMX" }),
+      );
+      expect(msg).toMatchObject({
+        number: "120363012345678901",
+        name: "Ventas CDMX",
+        isGroup: true,
+        participant: { number: "5215533334444", name: "Ana" },
+        body: "hola grupo",
+      });
+    });
+
+    it("should resolve a LID author through participantAlt and remember the mapping", async () => {
+      const lids = memoryLidStore();
+      const msg: WAMessage = {
+        key: {
+          remoteJid: GROUP,
+          fromMe: false,
+          id: "G2",
+          participant: "98765432101234@lid",
+          participantAlt: "5215544445555@s.whatsapp.net",
+          addressingMode: "lid",
+        },
+        message: { conversation: "desde lid" },
+        pushName: "Beto",
+      };
+      expect(await asMessage(msg, deps({ lids }))).toMatchObject({ participant: { number: "5215544445555", name: "Beto" } });
+      expect(lids.entries.get("98765432101234")).toBe("5215544445555");
+    });
+
+    it("should resolve a LID chat through remoteJidAlt and remember it", async () => {
+      const lids = memoryLidStore();
+      const msg: WAMessage = {
+        key: { remoteJid: "11122233344455@lid", remoteJidAlt: "5215566667777@s.whatsapp.net", fromMe: false, id: "L1" },
+        message: { conversation: "hola" },
+        pushName: "Carla",
+      };
+      expect(await asMessage(msg, deps({ lids }))).toMatchObject({ number: "5215566667777", name: "Carla" });
+      expect(lids.entries.get("11122233344455")).toBe("5215566667777");
+    });
+
+    it("should use a remembered mapping when the message carries none, else the LID digits", async () => {
+      const lids = memoryLidStore({ "11122233344455": "5215566667777" });
+      const known: WAMessage = { key: { remoteJid: "11122233344455@lid", id: "L2" }, message: { conversation: "otra" } };
+      expect((await asMessage(known, deps({ lids }))).number).toBe("5215566667777");
+      const unknown: WAMessage = { key: { remoteJid: "99988877766655@lid", id: "L3" }, message: { conversation: "?" } };
+      expect((await asMessage(unknown, deps({ lids }))).number).toBe("99988877766655");
+    });
+
+    it("should not take the company's own number for a contact on a message sent from the phone", async () => {
+      const lids = memoryLidStore({ "11122233344455": "5215566667777" });
+      const msg: WAMessage = {
+        key: { remoteJid: "11122233344455@lid", remoteJidAlt: "5215500000001@s.whatsapp.net", fromMe: true, id: "L4" },
+        message: { conversation: "respuesta desde el teléfono" },
+      };
+      expect((await asMessage(msg, deps({ lids, ownNumber: "5215500000001" }))).number).toBe("5215566667777");
+      expect(lids.entries.get("11122233344455")).toBe("5215566667777");
+    });
+  });
+
+  describe("updates and acks", () => {
+    const Status = proto.WebMessageInfo.Status;
+
+    it("should map Baileys statuses to Charla acks", () => {
+      expect(ackFromStatus(Status.ERROR)).toBeNull();
+      expect(ackFromStatus(Status.PENDING)).toBe(0);
+      expect(ackFromStatus(Status.SERVER_ACK)).toBe(1);
+      expect(ackFromStatus(Status.DELIVERY_ACK)).toBe(2);
+      expect(ackFromStatus(Status.READ)).toBe(3);
+      expect(ackFromStatus(Status.PLAYED)).toBe(4);
+    });
+
+    it("should map receipts to acks", () => {
+      expect(ackFromReceipt({ userJid: JID, receiptTimestamp: TS })).toBe(2);
+      expect(ackFromReceipt({ userJid: JID, receiptTimestamp: TS, readTimestamp: TS })).toBe(3);
+      expect(ackFromReceipt({ userJid: JID, playedTimestamp: TS })).toBe(4);
+      expect(ackFromReceipt({ userJid: JID })).toBeNull();
+    });
+
+    it("should map messages.update entries to acks, revokes and edits", () => {
+      const key = { remoteJid: JID, fromMe: true, id: "OUT1" };
+      expect(mapUpdate({ key, update: { status: Status.READ } })).toEqual([{ kind: "ack", channelId: "OUT1", ack: 3 }]);
+      expect(mapUpdate({ key, update: { message: null, messageStubType: proto.WebMessageInfo.StubType.REVOKE, key } })).toEqual([
+        { kind: "revoked", channelId: "OUT1" },
+      ]);
+      expect(
+        mapUpdate({
+          key,
+          update: { message: { editedMessage: { message: { conversation: "editado" } } }, messageTimestamp: TS },
+        }),
+      ).toEqual([{ kind: "edited", channelId: "OUT1", body: "editado" }]);
+      expect(mapUpdate({ key: { remoteJid: JID }, update: { status: Status.READ } })).toEqual([]);
+    });
+  });
+
+  it("should classify without I/O and name extensions", () => {
+    expect(describeMessage(incoming({ conversation: "x" }))).toEqual({ kind: "content", body: "x", mediaType: "chat" });
+    expect(extensionFor("audio/ogg; codecs=opus")).toBe("ogg");
+    expect(extensionFor("application/vnd.ms-excel")).toBe("bin");
+    expect(extensionFor("application/zip")).toBe("zip");
+  });
+});

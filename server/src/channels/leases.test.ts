@@ -1,0 +1,58 @@
+import { randomUUID } from "node:crypto";
+import { eq, inArray } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sessionLeases } from "../db/schema/index.js";
+import { type TestApp, getTestApp } from "../test/app.js";
+import { buildCompany, buildWhatsapp } from "../test/factories.js";
+import { LeaseManager } from "./leases.js";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await getTestApp();
+});
+afterAll(() => t.close());
+
+// a provider of this test's own, so connections of other test files sharing the database stay out
+const provider = `lease-test-${randomUUID().slice(0, 8)}`;
+const timing = { renewMs: 50, ttlMs: 400 };
+
+async function owners(ids: number[]) {
+  const rows = await t.app.charla.db.select().from(sessionLeases).where(inArray(sessionLeases.whatsappId, ids));
+  return new Map(rows.map((r) => [r.whatsappId, r.owner]));
+}
+
+describe("session leases", () => {
+  it("spread the sessions over the live processes, one owner each, and move a dead process's sessions", async () => {
+    const c = await buildCompany(t.app);
+    const conns = await Promise.all(
+      Array.from({ length: 4 }, () => buildWhatsapp(t.app, c.id, { provider, status: "CONNECTED" })),
+    );
+    const off = await buildWhatsapp(t.app, c.id, { provider, status: "DISCONNECTED" });
+    const ids = conns.map((w) => w.id);
+    const a = new LeaseManager(t.app.charla.db, () => [provider], timing);
+    const b = new LeaseManager(t.app.charla.db, () => [provider], timing);
+
+    // a alone takes everything wanted; b joins and a hands back its surplus
+    expect((await a.tick()).held.map((h) => h.whatsappId).sort()).toEqual([...ids].sort());
+    await b.tick();
+    await a.tick();
+    await b.tick();
+    const spread = await owners([...ids, off.id]);
+    expect(spread.has(off.id)).toBe(false);
+    expect([...spread.values()].filter((o) => o === a.nodeId)).toHaveLength(2);
+    expect([...spread.values()].filter((o) => o === b.nodeId)).toHaveLength(2);
+
+    // a dies (stops renewing): once its leases expire, b takes them all
+    await new Promise((r) => setTimeout(r, timing.ttlMs + 50));
+    await b.tick();
+    await b.tick();
+    const after = await owners(ids);
+    expect([...after.values()].every((o) => o === b.nodeId)).toBe(true);
+    expect(await a.claim(ids[0])).toBe(false);
+
+    // a clean shutdown lets go at once
+    await t.app.charla.db.delete(sessionLeases).where(eq(sessionLeases.owner, a.nodeId));
+    await b.releaseAll();
+    expect((await owners(ids)).size).toBe(0);
+  });
+});

@@ -1,0 +1,117 @@
+import type { ConnectionView } from "@charla/contracts";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import CircularProgress from "@mui/material/CircularProgress";
+import Dialog from "@mui/material/Dialog";
+import DialogActions from "@mui/material/DialogActions";
+import DialogContent from "@mui/material/DialogContent";
+import DialogTitle from "@mui/material/DialogTitle";
+import Typography from "@mui/material/Typography";
+import QRCode from "qrcode";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+
+const QR_SIZE = 264;
+
+/** The raw QR text drawn as an image; a new text (the session renews it) redraws it. */
+export function QrImage({ value, alt }: { value: string; alt: string }) {
+  const [src, setSrc] = useState<string | null>(null);
+  useEffect(() => {
+    let current = true;
+    QRCode.toDataURL(value, { width: QR_SIZE * 2, margin: 2, errorCorrectionLevel: "L" })
+      .then((url) => {
+        if (current) setSrc(url);
+      })
+      .catch(() => {
+        if (current) setSrc(null);
+      });
+    return () => {
+      current = false;
+    };
+  }, [value]);
+  if (!src) return <CircularProgress />;
+  return (
+    <Box
+      component="img"
+      src={src}
+      alt={alt}
+      data-testid="qr-image"
+      data-qr={value}
+      sx={{ width: QR_SIZE, maxWidth: "100%", aspectRatio: "1", display: "block", bgcolor: "#fff", borderRadius: 1 }}
+    />
+  );
+}
+
+type Props = {
+  open: boolean;
+  /** The live connection (from the list cache), or null once it is gone. */
+  connection: ConnectionView | null;
+  onClose: () => void;
+};
+
+/** core §2/§4: the QR of a connection waiting to be linked, replaced live; closes once CONNECTED. */
+export function QrModal({ open, connection, onClose }: Props) {
+  const { t } = useTranslation("connections");
+  const status = connection?.status;
+
+  useEffect(() => {
+    if (open && (status === "CONNECTED" || connection === null)) onClose();
+  }, [open, status, connection, onClose]);
+
+  const qrcode = connection?.status === "qrcode" ? connection.qrcode : "";
+  return (
+    <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth slotProps={{ paper: { "data-testid": "qr-modal" } as object }}>
+      <DialogTitle>{connection?.name ?? ""}</DialogTitle>
+      <DialogContent
+        sx={{
+          display: "flex",
+          flexDirection: { xs: "column-reverse", sm: "row" },
+          gap: 3,
+          alignItems: { xs: "stretch", sm: "center" },
+        }}
+      >
+        <Box sx={{ flex: 1, minWidth: 0 }}>
+          <Typography variant="subtitle1" sx={{ fontWeight: 600, mb: 1.5 }}>
+            {t("qr.title")}
+          </Typography>
+          <Box component="ol" sx={{ m: 0, pl: 2.5, display: "flex", flexDirection: "column", gap: 1, color: "text.secondary" }}>
+            <Typography component="li" variant="body2">
+              {t("qr.steps.open")}
+            </Typography>
+            <Typography component="li" variant="body2">
+              {t("qr.steps.devices")}
+            </Typography>
+            <Typography component="li" variant="body2">
+              {t("qr.steps.link")}
+            </Typography>
+          </Box>
+        </Box>
+        <Box
+          sx={{
+            width: QR_SIZE,
+            maxWidth: "100%",
+            minHeight: QR_SIZE,
+            alignSelf: "center",
+            display: "grid",
+            placeItems: "center",
+            flexShrink: 0,
+          }}
+        >
+          {qrcode ? (
+            <QrImage value={qrcode} alt={t("qr.image", { name: connection?.name ?? "" })} />
+          ) : (
+            <Box sx={{ display: "flex", flexDirection: "column", alignItems: "center", gap: 2, color: "text.secondary" }}>
+              <CircularProgress />
+              <Typography variant="body2">{t("qr.waiting")}</Typography>
+            </Box>
+          )}
+        </Box>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} color="inherit" data-testid="qr-close">
+          {t("common:actions.close")}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
