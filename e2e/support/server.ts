@@ -8,7 +8,13 @@ import { fileURLToPath } from "node:url";
 const root = fileURLToPath(new URL("../..", import.meta.url));
 export const ADMIN = { email: "admin@admin.com", password: "e2e-admin-pass" };
 
-export type RunningServer = { url: string; stop: () => Promise<void>; logs: () => string };
+export type RunningServer = {
+  url: string;
+  stop: () => Promise<void>;
+  /** SIGKILL: the process dies without any shutdown work, as in a crash. */
+  kill: () => Promise<void>;
+  logs: () => string;
+};
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -63,7 +69,13 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   return {
     url,
     logs: () => output,
+    kill: async () => {
+      child.kill("SIGKILL");
+      await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(null) : child.once("exit", r)));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
     stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill("SIGTERM");
       await new Promise((r) => (child.exitCode !== null ? r(null) : child.once("exit", r)));
       rmSync(dataDir, { recursive: true, force: true });

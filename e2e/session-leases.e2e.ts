@@ -1,0 +1,101 @@
+import { createRequire } from "node:module";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN, type RunningServer, api, apiLogin, startServer } from "./support/server.js";
+
+// Two server processes on one real PostgreSQL: each connection's session runs on exactly one of them
+// (a lease row), the sessions are shared between them, and when one dies by SIGKILL the other takes
+// its sessions once the leases expire (within 30 s).
+const adminUrl = process.env.TEST_DATABASE_URL;
+const pg = createRequire(new URL("../server/package.json", import.meta.url))("pg");
+
+type Lease = { whatsapp_id: number; owner: string };
+
+describe.runIf(adminUrl)("session leases across two processes", () => {
+  const dbName = `charla_e2e_leases_${process.pid}`;
+  let admin: InstanceType<typeof pg.Client>;
+  let db: InstanceType<typeof pg.Client>;
+  let one: RunningServer;
+  let two: RunningServer;
+
+  beforeAll(async () => {
+    admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`drop database if exists ${dbName} with (force)`);
+    await admin.query(`create database ${dbName}`);
+    const url = new URL(adminUrl as string);
+    url.pathname = `/${dbName}`;
+    const env = { DATABASE_URL: url.toString(), JWT_SECRET: "e2e-leases-a", JWT_REFRESH_SECRET: "e2e-leases-r" };
+    // one after the other: the first migrates and seeds
+    one = await startServer(env);
+    two = await startServer(env);
+    db = new pg.Client({ connectionString: url.toString() });
+    await db.connect();
+  }, 180_000);
+
+  afterAll(async () => {
+    await db?.end();
+    await Promise.all([one?.stop(), two?.stop()]);
+    await admin?.query(`drop database if exists ${dbName} with (force)`);
+    await admin?.end();
+  });
+
+  const leases = async (): Promise<Lease[]> =>
+    (await db.query("select whatsapp_id, owner from session_leases where expires_at > now() order by whatsapp_id")).rows;
+
+  it("shares the sessions between the processes and moves a killed one's sessions to the other", async () => {
+    const token = await apiLogin(one.url, ADMIN.email, ADMIN.password);
+    for (const n of [1, 2, 3]) {
+      const wa = await api<{ id: number }>(
+        one.url,
+        "POST",
+        "/whatsapp",
+        { name: `Simulador ${n}`, number: `52155000000${n}`, provider: "simulator" },
+        token,
+      );
+      await api(one.url, "POST", `/whatsappsession/${wa.id}`, undefined, token);
+    }
+    const wanted = (await db.query("select id from whatsapps where status <> 'DISCONNECTED'")).rows.length;
+    expect(wanted).toBe(4);
+
+    // every session held once, by both processes between them
+    await expect
+      .poll(
+        async () => {
+          const rows = await leases();
+          return rows.length === wanted && new Set(rows.map((r) => r.owner)).size === 2;
+        },
+        { timeout: 40_000, interval: 500 },
+      )
+      .toBe(true);
+    const before = await leases();
+    const owners = [...new Set(before.map((r) => r.owner))];
+
+    // which process is which: the one that keeps renewing after the kill is two
+    await one.kill();
+    await expect
+      .poll(
+        async () => {
+          const rows = await leases();
+          return rows.length === wanted && new Set(rows.map((r) => r.owner)).size === 1;
+        },
+        { timeout: 30_000, interval: 500 },
+      )
+      .toBe(true);
+    const after = await leases();
+    expect(owners).toContain(after[0].owner);
+    const statuses = (await db.query("select status from whatsapps")).rows.map((r: { status: string }) => r.status);
+    expect(statuses.every((s: string) => s === "CONNECTED")).toBe(true);
+    // the survivor serves the moved sessions: a customer message on any of them lands
+    const tokenTwo = await apiLogin(two.url, ADMIN.email, ADMIN.password);
+    for (const { whatsapp_id } of after) {
+      const res = await api<{ stored: boolean }>(
+        two.url,
+        "POST",
+        `/simulator/${whatsapp_id}/inbound`,
+        { number: `5215599990${whatsapp_id}`.padEnd(13, "0"), body: "¿Siguen ahí?" },
+        tokenTwo,
+      );
+      expect(res.stored).toBe(true);
+    }
+  }, 120_000);
+});
