@@ -9,10 +9,14 @@ const AGENT = { name: "Agente Conexiones", email: "agente-conexiones@e2e.test", 
 let server: RunningServer;
 let browser: Browser;
 
-withServerAndBrowser((s, b) => {
-  server = s;
-  browser = b;
-});
+// test mode: "beta" connections get a stand-in phone that shows a QR and scans it itself
+withServerAndBrowser(
+  (s, b) => {
+    server = s;
+    browser = b;
+  },
+  { CHARLA_FAKE_WHATSAPP: "1" },
+);
 
 // by the name cell: every simulator row also carries a "Simulador" chip
 const row = (page: Page, name: string) =>
@@ -127,6 +131,34 @@ describe("connections page", () => {
     await expect.poll(() => row(page, "Sucursal Norte").count(), { timeout: 10_000 }).toBe(0);
     await expect.poll(() => page.locator("body").textContent(), { timeout: 10_000 }).toContain("Conexión eliminada con éxito.");
     await expect.poll(() => row(page, "Simulador").getAttribute("data-default"), { timeout: 10_000 }).toBe("true");
+    await context.close();
+  });
+
+  it("a new WhatsApp (beta) connection opens the QR modal with a QR image, then turns CONNECTED live", async () => {
+    const { context, page } = await newPage(browser);
+    await loginThroughUi(page, server.url, ADMIN.email, ADMIN.password);
+    await openConnections(page);
+    await page.getByTestId("connections-add").click();
+    await input(page, "connection-name").fill("WhatsApp Ventas");
+    await input(page, "connection-number").fill("5215511223344");
+    await page.getByTestId("connection-save").click();
+    const beta = row(page, "WhatsApp Ventas");
+    await beta.waitFor({ timeout: 10_000 });
+    expect(await beta.getAttribute("data-status")).toBe("DISCONNECTED");
+
+    // Reintentar starts the session: it asks for a scan, and the row's QR button opens the modal
+    await beta.getByTestId("connection-retry").click();
+    await expect.poll(() => beta.getAttribute("data-status"), { timeout: 10_000 }).toBe("qrcode");
+    await beta.getByTestId("connection-qr").click();
+    const image = page.getByTestId("qr-image");
+    await image.waitFor({ timeout: 10_000 });
+    const box = await image.boundingBox();
+    expect(box?.width ?? 0).toBeGreaterThan(100);
+
+    // the phone scans: the modal closes by itself and the row shows CONNECTED with its button
+    await expect.poll(() => page.getByTestId("qr-modal").count(), { timeout: 15_000 }).toBe(0);
+    await expect.poll(() => beta.getAttribute("data-status"), { timeout: 10_000 }).toBe("CONNECTED");
+    expect(await beta.getByTestId("connection-disconnect").count()).toBe(1);
     await context.close();
   });
 

@@ -4,11 +4,14 @@ import { launch } from "./browser.js";
 import { type RunningServer, startServer } from "./server.js";
 
 /** One fresh Charla server and one browser for a test file, stopped when the file ends. */
-export function withServerAndBrowser(ready: (server: RunningServer, browser: Browser) => void): void {
+export function withServerAndBrowser(
+  ready: (server: RunningServer, browser: Browser) => void,
+  env: Record<string, string> = {},
+): void {
   let server: RunningServer | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    server = await startServer();
+    server = await startServer(env);
     browser = await launch();
     ready(server, browser);
   });

@@ -24,6 +24,8 @@ export type Config = {
   loginWindowSec: number;
   webDist: string | null;
   maxUploadBytes: number;
+  /** Test mode: "beta" connections use a stand-in phone that shows a QR and scans it itself. */
+  fakeWhatsapp: boolean;
 };
 
 const int = (v: string | undefined, d: number) => {
@@ -72,6 +74,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     loginWindowSec: int(env.LOGIN_WINDOW_SEC, 15 * 60),
     webDist: env.WEB_DIST === "" ? null : resolve(env.WEB_DIST ?? new URL("../../web/dist", import.meta.url).pathname),
     maxUploadBytes: int(env.MAX_UPLOAD_BYTES, 20 * 1024 * 1024),
+    fakeWhatsapp: env.CHARLA_FAKE_WHATSAPP === "1",
     ...overrides,
   };
 }

@@ -3,6 +3,7 @@ import type { Services } from "../context.js";
 import { scoped } from "../db/scoped.js";
 import { messages, whatsapps } from "../db/schema/index.js";
 import { settingValue } from "../modules/settings/queries.js";
+import { demoSocketFactory } from "./baileys/demo-socket.js";
 import type { BaileysDeps } from "./baileys/driver.js";
 
 async function stored(s: Services, whatsappId: number, channelId: string) {
@@ -19,6 +20,7 @@ export function baileysDeps(s: Services): BaileysDeps {
   return {
     db: s.db,
     log: s.log,
+    makeSocket: s.config.fakeWhatsapp ? demoSocketFactory : undefined,
     // core §3 settings: `call` disabled means calls are refused with a message
     async callsAllowed(companyId) {
       return (await settingValue(scoped(s.db, companyId), "call")) !== "disabled";

@@ -657,6 +657,8 @@ export type BaileysDeps = {
   callsAllowed(companyId: number): Promise<boolean>;
   getMessage(whatsappId: number, channelId: string): Promise<proto.IMessage | undefined>;
   loadQuoted?(whatsappId: number, channelId: string): Promise<QuotedInfo | null>;
+  /** Test mode's stand-in socket (default: the real one). */
+  makeSocket?: SocketFactory;
 };
 
 /** A factory bound to one app's database and log (several apps may share a process in tests). */
@@ -668,6 +670,7 @@ export function baileysFactory(deps: BaileysDeps): DriverFactory {
       callsAllowed: () => deps.callsAllowed(ctx.companyId),
       getMessage: (channelId) => deps.getMessage(ctx.whatsappId, channelId),
       loadQuoted: deps.loadQuoted ? (channelId) => deps.loadQuoted!(ctx.whatsappId, channelId) : undefined,
+      makeSocket: deps.makeSocket,
     });
 }
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Sessions } from "../../channels/sessions.js";
 import { plans, whatsapps } from "../../db/schema/index.js";
 import { type TestApp, getTestApp } from "../../test/app.js";
-import { buildCompany, buildQueue, buildUser, buildWhatsapp, login } from "../../test/factories.js";
+import { as, buildCompany, buildQueue, buildUser, buildWhatsapp, login } from "../../test/factories.js";
 import { caller, expectError } from "../../test/http.js";
 
 let t: TestApp;
@@ -117,5 +117,23 @@ describe("#connections", () => {
     expect(after.status).toBe("CONNECTED");
     const [untouched] = await t.app.charla.db.select().from(whatsapps).where(eq(whatsapps.id, stopped.id));
     expect(untouched.status).toBe("DISCONNECTED");
+  });
+
+  it("starts a WhatsApp Web (beta) session: QR, then CONNECTED with the phone's number (test-mode phone)", async () => {
+    const app = await getTestApp({ fakeWhatsapp: true });
+    try {
+      const c = await buildCompany(app.app);
+      const s = await login(app.app, c.admin);
+      const wa = (await as(app.app, s, { method: "POST", url: "/api/v1/whatsapp", payload: form({ name: "Real" }) })).json();
+      expect(wa.provider).toBe("beta");
+      await as(app.app, s, { method: "POST", url: `/api/v1/whatsappsession/${wa.id}` });
+      const status = async () => (await as(app.app, s, { method: "GET", url: `/api/v1/whatsapp/${wa.id}` })).json();
+      await expect.poll(async () => (await status()).status, { timeout: 5_000 }).toBe("qrcode");
+      expect((await status()).qrcode).toMatch(/^charla-demo-qr-/);
+      await expect.poll(async () => (await status()).status, { timeout: 8_000 }).toBe("CONNECTED");
+      expect((await status()).qrcode).toBe("");
+    } finally {
+      await app.close();
+    }
   });
 });
