@@ -6,11 +6,12 @@ import { ADMIN, type RunningServer, api, apiLogin, startServer } from "./support
 // (a lease row), the sessions are shared between them, and when one dies by SIGKILL the other takes
 // its sessions once the leases expire (within 30 s).
 const adminUrl = process.env.TEST_DATABASE_URL;
+const redisUrl = process.env.REDIS_URL;
 const pg = createRequire(new URL("../server/package.json", import.meta.url))("pg");
 
 type Lease = { whatsapp_id: number; owner: string };
 
-describe.runIf(adminUrl)("session leases across two processes", () => {
+describe.runIf(adminUrl && redisUrl)("session leases across two processes", () => {
   const dbName = `charla_e2e_leases_${process.pid}`;
   let admin: InstanceType<typeof pg.Client>;
   let db: InstanceType<typeof pg.Client>;
@@ -24,7 +25,12 @@ describe.runIf(adminUrl)("session leases across two processes", () => {
     await admin.query(`create database ${dbName}`);
     const url = new URL(adminUrl as string);
     url.pathname = `/${dbName}`;
-    const env = { DATABASE_URL: url.toString(), JWT_SECRET: "e2e-leases-a", JWT_REFRESH_SECRET: "e2e-leases-r" };
+    const env = {
+      DATABASE_URL: url.toString(),
+      REDIS_URL: redisUrl as string,
+      JWT_SECRET: "e2e-leases-a",
+      JWT_REFRESH_SECRET: "e2e-leases-r",
+    };
     // one after the other: the first migrates and seeds
     one = await startServer(env);
     two = await startServer(env);
@@ -69,6 +75,27 @@ describe.runIf(adminUrl)("session leases across two processes", () => {
       .toBe(true);
     const before = await leases();
     const owners = [...new Set(before.map((r) => r.owner))];
+
+    // any process serves any session: through process one, a customer writes on every connection
+    // (half of them held by process two) and an agent's answer reaches the phone with its read ack
+    for (const { whatsapp_id } of before) {
+      const res = await api<{ stored: boolean; ticketId: number }>(
+        one.url,
+        "POST",
+        `/simulator/${whatsapp_id}/inbound`,
+        { number: `5215577770${whatsapp_id}`.padEnd(13, "0"), body: "Hola" },
+        token,
+      );
+      expect(res.stored).toBe(true);
+      await api(one.url, "PUT", `/tickets/${res.ticketId}`, { status: "open", userId: 1 }, token);
+      const [sent] = await api<{ id: number }[]>(one.url, "POST", `/messages/${res.ticketId}`, { body: "¡Hola!" }, token);
+      await expect
+        .poll(async () => (await db.query("select ack from messages where id = $1", [sent.id])).rows[0].ack, {
+          timeout: 15_000,
+          interval: 300,
+        })
+        .toBe(3);
+    }
 
     // which process is which: the one that keeps renewing after the kill is two
     await one.kill();

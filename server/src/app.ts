@@ -71,6 +71,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   };
   // drivers call back into the pipeline with these same services
   services.sessions = new Sessions(services);
+  if (config.redisUrl) await services.sessions.connectBus(config.redisUrl);
   app.decorate("charla", services);
   // sockets first: an open websocket would keep the HTTP server's close waiting forever
   app.addHook("preClose", async () => {

@@ -15,9 +15,23 @@ import {
 import { baileysFactory } from "./baileys/driver.js";
 import { baileysDeps } from "./baileys-deps.js";
 import { type LeaseTiming, LeaseManager } from "./leases.js";
+import { type RemoteCall, RemoteDriver, SessionBus } from "./remote.js";
 import { SimulatorDriver } from "./simulator/driver.js";
 
 const EARLY_ACK_TTL_MS = 60_000;
+/** What another process may ask a session held here to do. */
+const REMOTE_METHODS = new Set([
+  "sendText",
+  "sendMedia",
+  "deleteForEveryone",
+  "markRead",
+  "profilePicture",
+  "checkNumber",
+  "contactsBook",
+  "receive",
+]);
+/** An ack that found no row (its message not yet committed, maybe by another process) is tried again. */
+const EARLY_ACK_RETRY_MS = [1_000, 5_000];
 
 registerDriver("simulator", (ctx) => new SimulatorDriver(ctx));
 // "beta" is bound to each app's database below; registered here so it counts among the providers
@@ -93,7 +107,7 @@ export class Sessions {
     const factory = row && this.factoryOf(row.provider);
     if (!factory) return null;
     // another live process runs this session: never a second socket for one connection
-    if (!(await this.leases.claim(whatsappId))) return null;
+    if (!(await this.leases.claim(whatsappId))) return this.remote(companyId, whatsappId, row.provider);
     const driver = factory({ companyId, whatsappId, events: this.eventsFor(companyId, whatsappId) });
     try {
       await driver.connect();
@@ -143,14 +157,56 @@ export class Sessions {
     );
   }
 
-  /** "Retry" (core §4): the session starts again from its stored auth state. */
+  private bus: SessionBus | null = null;
+
+  /** With Redis, processes reach each other's sessions: a send lands on whichever holds the lease. */
+  async connectBus(redisUrl: string): Promise<void> {
+    this.bus = await SessionBus.connect(redisUrl, this.leases.nodeId, (call) => this.execute(call), this.s.log);
+  }
+
+  /** A session held by another live process, reached through the bus; null without one. */
+  private async remote(companyId: number, whatsappId: number, provider: string): Promise<ChannelDriver | null> {
+    const owner = await this.leases.ownerOf(whatsappId);
+    if (!owner || owner === this.leases.nodeId || !this.bus) return null;
+    return new RemoteDriver(provider, this.bus, owner, companyId, whatsappId);
+  }
+
+  /** The owner of a session held elsewhere, when a bus can reach it. */
+  private async elsewhere(whatsappId: number): Promise<string | null> {
+    if (!this.bus || this.drivers.has(whatsappId)) return null;
+    const owner = await this.leases.ownerOf(whatsappId);
+    return owner && owner !== this.leases.nodeId ? owner : null;
+  }
+
+  /** Another process's call on a session this one holds. */
+  private async execute(call: RemoteCall): Promise<unknown> {
+    const { companyId, whatsappId, method, args } = call;
+    if (method === "restart") return void (await this.restart(companyId, whatsappId));
+    if (method === "newQr") return this.newQr(companyId, whatsappId);
+    if (method === "logout") return this.logout(companyId, whatsappId);
+    const running = this.drivers.get(whatsappId);
+    if (!running || running.companyId !== companyId || !REMOTE_METHODS.has(method))
+      throw Object.assign(new Error("session not held here"), { code: "ERR_WAPP_NOT_INITIALIZED" });
+    const fn = (running.driver as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method];
+    if (typeof fn !== "function") throw Object.assign(new Error("not supported"), { code: "ERR_WAPP_NOT_INITIALIZED" });
+    return fn.apply(running.driver, args);
+  }
+
+  /** "Retry" (core §4): the session starts again from its stored auth state, wherever it is held. */
   async restart(companyId: number, whatsappId: number): Promise<ChannelDriver | null> {
+    const owner = await this.elsewhere(whatsappId);
+    if (owner && this.bus) {
+      await this.bus.call(owner, companyId, whatsappId, "restart", []);
+      return null;
+    }
     if (this.drivers.get(whatsappId)?.companyId === companyId) await this.stop(whatsappId);
     return this.driverFor(companyId, whatsappId);
   }
 
   /** "New QR": forget the link and pair again. */
   async newQr(companyId: number, whatsappId: number): Promise<void> {
+    const owner = await this.elsewhere(whatsappId);
+    if (owner && this.bus) return this.bus.call(owner, companyId, whatsappId, "newQr", []);
     const driver = await this.driverFor(companyId, whatsappId);
     if (driver?.requestNewQr) await driver.requestNewQr();
     else await this.restart(companyId, whatsappId);
@@ -158,6 +214,8 @@ export class Sessions {
 
   /** "Disconnect": log the phone out where the channel can, and stop. */
   async logout(companyId: number, whatsappId: number): Promise<void> {
+    const owner = await this.elsewhere(whatsappId);
+    if (owner && this.bus) return this.bus.call(owner, companyId, whatsappId, "logout", []);
     const running = this.drivers.get(whatsappId);
     if (!running || running.companyId !== companyId) return;
     this.drivers.delete(whatsappId);
@@ -183,6 +241,7 @@ export class Sessions {
     this.drivers.clear();
     await Promise.allSettled(all.map((d) => d.disconnect()));
     await this.leases.releaseAll().catch(() => undefined);
+    await this.bus?.close();
   }
 
   private eventsFor(companyId: number, whatsappId: number): ChannelEvents {
@@ -200,8 +259,21 @@ export class Sessions {
           .set({ ack: sql`greatest(${messages.ack}, ${ack})`, updatedAt: new Date() })
           .where(and(own(channelId), lt(messages.ack, ack)))
           .returning();
-        if (rows.length) await publishMessageUpdate(s, companyId, rows);
-        else this.rememberEarlyAck(whatsappId, channelId, ack);
+        if (rows.length) return publishMessageUpdate(s, companyId, rows);
+        this.rememberEarlyAck(whatsappId, channelId, ack);
+        for (const ms of EARLY_ACK_RETRY_MS)
+          setTimeout(async () => {
+            try {
+              const late = await s.db
+                .update(messages)
+                .set({ ack: sql`greatest(${messages.ack}, ${ack})`, updatedAt: new Date() })
+                .where(and(own(channelId), lt(messages.ack, ack)))
+                .returning();
+              if (late.length) await publishMessageUpdate(s, companyId, late);
+            } catch {
+              // the app may be closing; the ack is a courtesy
+            }
+          }, ms).unref();
       },
       revoked: async (channelId) => {
         const rows = await s.db

@@ -1,0 +1,181 @@
+import { randomUUID } from "node:crypto";
+import type { FastifyBaseLogger } from "fastify";
+import type { ChannelDriver, MediaPayload, SendOptions, Sent } from "./driver.js";
+
+/** What a process that does not hold a session asks of the process that does. */
+export type RemoteCall = {
+  id: string;
+  from: string;
+  companyId: number;
+  whatsappId: number;
+  method: string;
+  args: unknown[];
+};
+type RemoteReply = { id: string; ok: true; result: unknown } | { id: string; ok: false; code?: string; message: string };
+
+/** Runs a call on this process's own driver (Sessions provides it). */
+export type LocalExecutor = (call: RemoteCall) => Promise<unknown>;
+
+const REPLY_TIMEOUT_MS = 60_000;
+
+// Buffers (media) and Dates cross the wire tagged, and come back as themselves
+function encode(value: unknown): string {
+  return JSON.stringify(value, function (key, v) {
+    const raw = (this as Record<string, unknown>)[key];
+    if (Buffer.isBuffer(raw)) return { $buffer: raw.toString("base64") };
+    if (raw instanceof Date) return { $date: raw.toISOString() };
+    return v;
+  });
+}
+function decode<T>(text: string): T {
+  return JSON.parse(text, (_k, v) => {
+    if (v && typeof v === "object" && typeof v.$buffer === "string") return Buffer.from(v.$buffer, "base64");
+    if (v && typeof v === "object" && typeof v.$date === "string") return new Date(v.$date);
+    return v;
+  }) as T;
+}
+
+type PubSub = {
+  publish(channel: string, message: string): Promise<unknown>;
+  subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
+  quit(): Promise<unknown>;
+};
+
+/**
+ * Calls between processes over Redis: a request goes to the channel of the process holding the
+ * session's lease, the answer comes back on the caller's channel. Without Redis there is one process,
+ * which holds every session itself.
+ */
+export class SessionBus {
+  private readonly pending = new Map<
+    string,
+    { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }
+  >();
+
+  private constructor(
+    private readonly nodeId: string,
+    private readonly pub: PubSub,
+    private readonly sub: PubSub,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  static async connect(redisUrl: string, nodeId: string, execute: LocalExecutor, log: FastifyBaseLogger): Promise<SessionBus> {
+    const { createClient } = await import("redis");
+    const pub = createClient({ url: redisUrl });
+    const sub = pub.duplicate();
+    pub.on("error", (err) => log.error({ err: err.message }, "session bus pub"));
+    sub.on("error", (err) => log.error({ err: err.message }, "session bus sub"));
+    await Promise.all([pub.connect(), sub.connect()]);
+    const bus = new SessionBus(nodeId, pub as unknown as PubSub, sub as unknown as PubSub, log);
+    await sub.subscribe(`charla:sessions:${nodeId}`, (message) => void bus.serve(message, execute));
+    await sub.subscribe(`charla:sessions:reply:${nodeId}`, (message) => bus.settle(message));
+    return bus;
+  }
+
+  /** Asks the process `owner` to run `method` on its driver of the connection. */
+  call<T>(owner: string, companyId: number, whatsappId: number, method: string, args: unknown[]): Promise<T> {
+    const id = randomUUID();
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(Object.assign(new Error("session owner did not answer"), { code: "ERR_WAPP_NOT_INITIALIZED" }));
+      }, REPLY_TIMEOUT_MS);
+      timer.unref();
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer });
+      const request: RemoteCall = { id, from: this.nodeId, companyId, whatsappId, method, args };
+      this.pub.publish(`charla:sessions:${owner}`, encode(request)).catch((err: Error) => {
+        clearTimeout(timer);
+        this.pending.delete(id);
+        reject(Object.assign(err, { code: "ERR_WAPP_NOT_INITIALIZED" }));
+      });
+    });
+  }
+
+  private async serve(message: string, execute: LocalExecutor) {
+    let call: RemoteCall;
+    try {
+      call = decode<RemoteCall>(message);
+    } catch {
+      return;
+    }
+    let reply: RemoteReply;
+    try {
+      reply = { id: call.id, ok: true, result: (await execute(call)) ?? null };
+    } catch (err) {
+      const e = err as { code?: string; message?: string };
+      reply = { id: call.id, ok: false, code: e.code, message: e.message ?? "failed" };
+    }
+    await this.pub
+      .publish(`charla:sessions:reply:${call.from}`, encode(reply))
+      .catch((err: Error) => this.log.warn({ err: err.message }, "session bus reply not sent"));
+  }
+
+  private settle(message: string) {
+    const reply = decode<RemoteReply>(message);
+    const waiting = this.pending.get(reply.id);
+    if (!waiting) return;
+    this.pending.delete(reply.id);
+    clearTimeout(waiting.timer);
+    if (reply.ok) waiting.resolve(reply.result);
+    else waiting.reject(Object.assign(new Error(reply.message), { code: reply.code }));
+  }
+
+  async close(): Promise<void> {
+    for (const { timer } of this.pending.values()) clearTimeout(timer);
+    this.pending.clear();
+    await Promise.allSettled([this.pub.quit(), this.sub.quit()]);
+  }
+}
+
+/** A driver running on another process, reached through the bus. */
+export class RemoteDriver implements ChannelDriver {
+  constructor(
+    readonly provider: string,
+    private readonly bus: SessionBus,
+    private readonly owner: string,
+    private readonly companyId: number,
+    private readonly whatsappId: number,
+  ) {}
+
+  private call<T>(method: string, ...args: unknown[]): Promise<T> {
+    return this.bus.call<T>(this.owner, this.companyId, this.whatsappId, method, args);
+  }
+
+  connect(): Promise<void> {
+    return Promise.resolve();
+  }
+  disconnect(): Promise<void> {
+    return this.call("disconnect");
+  }
+  sendText(number: string, body: string, opts?: SendOptions): Promise<Sent> {
+    return this.call("sendText", number, body, opts);
+  }
+  sendMedia(number: string, media: MediaPayload & { caption?: string }, opts?: SendOptions): Promise<Sent> {
+    return this.call("sendMedia", number, media, opts);
+  }
+  deleteForEveryone(number: string, channelId: string, fromMe: boolean, opts?: SendOptions): Promise<void> {
+    return this.call("deleteForEveryone", number, channelId, fromMe, opts);
+  }
+  markRead(number: string, channelIds: string[], opts?: SendOptions): Promise<void> {
+    return this.call("markRead", number, channelIds, opts);
+  }
+  profilePicture(number: string): Promise<string | null> {
+    return this.call("profilePicture", number);
+  }
+  checkNumber(number: string): Promise<string | null> {
+    return this.call("checkNumber", number);
+  }
+  contactsBook(): Promise<{ name: string; number: string }[]> {
+    return this.call("contactsBook");
+  }
+  requestNewQr(): Promise<void> {
+    return this.call("requestNewQr");
+  }
+  logout(): Promise<void> {
+    return this.call("logout");
+  }
+  /** The simulator's customer side, when the simulator session runs elsewhere. */
+  receive(msg: unknown): Promise<string> {
+    return this.call("receive", msg);
+  }
+}
