@@ -3,7 +3,8 @@ import { and, eq, lt, ne, sql } from "drizzle-orm";
 import type { Services } from "../context.js";
 import { messages, whatsapps } from "../db/schema/index.js";
 import { publishMessageUpdate } from "../modules/messages/broadcast.js";
-import { handleInbound } from "../pipeline/inbound.js";
+import { afterInboundHooks, handleInbound } from "../pipeline/inbound.js";
+import { refreshProfilePicture } from "../pipeline/profile-picture.js";
 import {
   type ChannelDriver,
   type ChannelEvents,
@@ -34,6 +35,7 @@ const REMOTE_METHODS = new Set([
 const EARLY_ACK_RETRY_MS = [1_000, 5_000];
 
 registerDriver("simulator", (ctx) => new SimulatorDriver(ctx));
+afterInboundHooks.push(refreshProfilePicture);
 // "beta" is bound to each app's database below; registered here so it counts among the providers
 registerDriver("beta", () => {
   throw new Error("the beta driver is built per app by Sessions");

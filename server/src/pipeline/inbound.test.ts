@@ -198,4 +198,27 @@ describe("simulator driver", () => {
       await sessions.stopAll();
     }
   });
+
+  it("refreshes the contact's profile picture at most once a day", async () => {
+    const { source } = await setup();
+    const asked: string[] = [];
+    const original = t.app.charla.sessions.driverFor.bind(t.app.charla.sessions);
+    t.app.charla.sessions.driverFor = async () =>
+      ({
+        profilePicture: async (n: string) => {
+          asked.push(n);
+          return "https://pps.whatsapp.net/v/foto.jpg";
+        },
+      }) as never;
+    try {
+      const n = number();
+      await handleInbound(t.app.charla, source, msg({ number: n }));
+      await handleInbound(t.app.charla, source, msg({ number: n }));
+      const [contact] = await db().select().from(contacts).where(eq(contacts.number, n));
+      expect(contact.profilePicUrl).toBe("https://pps.whatsapp.net/v/foto.jpg");
+      expect(asked).toEqual([n]);
+    } finally {
+      t.app.charla.sessions.driverFor = original;
+    }
+  });
 });
