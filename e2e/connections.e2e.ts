@@ -162,6 +162,51 @@ describe("connections page", () => {
     await context.close();
   });
 
+  it("shows exactly the buttons of core §4 for every status", async () => {
+    const token = await apiLogin(server.url, ADMIN.email, ADMIN.password);
+    const statuses = ["qrcode", "DISCONNECTED", "CONNECTED", "PAIRING", "TIMEOUT", "OPENING"] as const;
+    for (const status of statuses)
+      await api(
+        server.url,
+        "POST",
+        "/whatsapp",
+        { name: `Estado ${status}`, number: "5215500001111", provider: "simulator" },
+        token,
+      );
+    const { context, page } = await newPage(browser);
+    // the list as the server would send it with each connection in its status (no phone can reach them all here)
+    await page.route(/\/api\/v1\/whatsapp$/, async (route) => {
+      const res = await route.fetch();
+      const list = (await res.json()) as { name: string; status: string; qrcode: string }[];
+      for (const c of list) {
+        const wanted = statuses.find((st) => c.name === `Estado ${st}`);
+        if (wanted) Object.assign(c, { status: wanted, qrcode: wanted === "qrcode" ? "charla-demo-qr-status-test" : "" });
+      }
+      await route.fulfill({ response: res, json: list });
+    });
+    await loginThroughUi(page, server.url, ADMIN.email, ADMIN.password);
+    await openConnections(page);
+    const buttons = ["connection-qr", "connection-retry", "connection-new-qr", "connection-disconnect", "connection-connecting"];
+    const expected: Record<(typeof statuses)[number], string[]> = {
+      qrcode: ["connection-qr"],
+      DISCONNECTED: ["connection-retry", "connection-new-qr"],
+      CONNECTED: ["connection-disconnect"],
+      PAIRING: ["connection-disconnect"],
+      TIMEOUT: ["connection-disconnect"],
+      OPENING: ["connection-connecting"],
+    };
+    for (const status of statuses) {
+      const r = row(page, `Estado ${status}`);
+      await r.waitFor();
+      expect(await r.getAttribute("data-status")).toBe(status);
+      const shown: string[] = [];
+      for (const b of buttons) if ((await r.getByTestId(b).count()) > 0) shown.push(b);
+      expect(shown, status).toEqual(expected[status]);
+    }
+    expect(await row(page, "Estado OPENING").getByTestId("connection-connecting").isDisabled()).toBe(true);
+    await context.close();
+  });
+
   it("an agent has no Connections menu item nor page", async () => {
     const token = await apiLogin(server.url, ADMIN.email, ADMIN.password);
     await api(server.url, "POST", "/users", { ...AGENT, profile: "user" }, token);
