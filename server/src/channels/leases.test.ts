@@ -34,13 +34,17 @@ describe("session leases", () => {
 
     // a alone takes everything wanted; b joins and a hands back its surplus
     expect((await a.tick()).held.map((h) => h.whatsappId).sort()).toEqual([...ids].sort());
+    // a round reports the surplus; the caller stops those sessions and then lets their leases go
     await b.tick();
-    await a.tick();
+    for (const id of (await a.tick()).surplus) await a.release(id);
     await b.tick();
     const spread = await owners([...ids, off.id]);
     expect(spread.has(off.id)).toBe(false);
     expect([...spread.values()].filter((o) => o === a.nodeId)).toHaveLength(2);
     expect([...spread.values()].filter((o) => o === b.nodeId)).toHaveLength(2);
+
+    // a connection switched off is not claimed on demand either
+    expect(await a.claim(off.id)).toBe(false);
 
     // a dies (stops renewing): once its leases expire, b takes them all
     await new Promise((r) => setTimeout(r, timing.ttlMs + 50));

@@ -83,11 +83,17 @@ export class SessionBus {
       timer.unref();
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer });
       const request: RemoteCall = { id, from: this.nodeId, companyId, whatsappId, method, args };
-      this.pub.publish(`charla:sessions:${owner}`, encode(request)).catch((err: Error) => {
-        clearTimeout(timer);
-        this.pending.delete(id);
-        reject(Object.assign(err, { code: "ERR_WAPP_NOT_INITIALIZED" }));
-      });
+      this.pub
+        .publish(`charla:sessions:${owner}`, encode(request))
+        .then((receivers) => {
+          // nobody listens there (the holder just died): no point waiting for an answer
+          if (receivers === 0) this.fail(id, "ERR_WAPP_NOT_INITIALIZED", "session holder is not listening");
+        })
+        .catch((err: Error) => {
+          clearTimeout(timer);
+          this.pending.delete(id);
+          reject(Object.assign(err, { code: "ERR_WAPP_NOT_INITIALIZED" }));
+        });
     });
   }
 
@@ -110,8 +116,21 @@ export class SessionBus {
       .catch((err: Error) => this.log.warn({ err: err.message }, "session bus reply not sent"));
   }
 
+  private fail(id: string, code: string, message: string) {
+    const waiting = this.pending.get(id);
+    if (!waiting) return;
+    this.pending.delete(id);
+    clearTimeout(waiting.timer);
+    waiting.reject(Object.assign(new Error(message), { code }));
+  }
+
   private settle(message: string) {
-    const reply = decode<RemoteReply>(message);
+    let reply: RemoteReply;
+    try {
+      reply = decode<RemoteReply>(message);
+    } catch {
+      return;
+    }
     const waiting = this.pending.get(reply.id);
     if (!waiting) return;
     this.pending.delete(reply.id);
@@ -121,8 +140,7 @@ export class SessionBus {
   }
 
   async close(): Promise<void> {
-    for (const { timer } of this.pending.values()) clearTimeout(timer);
-    this.pending.clear();
+    for (const id of [...this.pending.keys()]) this.fail(id, "ERR_WAPP_NOT_INITIALIZED", "shutting down");
     await Promise.allSettled([this.pub.quit(), this.sub.quit()]);
   }
 }

@@ -20,6 +20,8 @@ import { type RemoteCall, RemoteDriver, SessionBus } from "./remote.js";
 import { SimulatorDriver } from "./simulator/driver.js";
 
 const EARLY_ACK_TTL_MS = 60_000;
+type Running = { companyId: number; driver: ChannelDriver };
+
 /** What another process may ask a session held here to do. */
 const REMOTE_METHODS = new Set([
   "sendText",
@@ -46,7 +48,10 @@ registerDriver("beta", () => {
  * (leases.ts): one process per connection, however many run.
  */
 export class Sessions {
-  private readonly drivers = new Map<number, { companyId: number; driver: ChannelDriver }>();
+  private readonly drivers = new Map<number, Running>();
+  /** Sessions being stopped here: not started again until they are. */
+  private readonly stopping = new Set<number>();
+  private watchdog: NodeJS.Timeout | null = null;
   private readonly starting = new Map<string, Promise<ChannelDriver | null>>();
 
   private closing = false;
@@ -59,9 +64,10 @@ export class Sessions {
 
   constructor(
     private readonly s: Services,
-    timing?: LeaseTiming,
+    /** Tests narrow the providers this process runs, so other tests' connections stay out of its rounds. */
+    opts: { timing?: LeaseTiming; providers?: () => string[] } = {},
   ) {
-    this.leases = new LeaseManager(s.db, registeredProviders, timing);
+    this.leases = new LeaseManager(s.db, opts.providers ?? registeredProviders, opts.timing);
     this.factories.set("beta", baileysFactory(baileysDeps(s)));
   }
 
@@ -86,8 +92,16 @@ export class Sessions {
     return early?.ack ?? null;
   }
 
+  /** The connection's driver if it runs on this process; never starts one. */
+  runningDriver(companyId: number, whatsappId: number): ChannelDriver | null {
+    const running = this.drivers.get(whatsappId);
+    return running && running.companyId === companyId ? running.driver : null;
+  }
+
   /** The connection's driver, started on first use. */
   async driverFor(companyId: number, whatsappId: number): Promise<ChannelDriver | null> {
+    // a session being stopped here (logout, delete, hand-over) is not started again meanwhile
+    if (this.closing || this.stopping.has(whatsappId)) return null;
     const existing = this.drivers.get(whatsappId);
     // a connection id of another company finds nothing, even when its driver is running here
     if (existing) return existing.companyId === companyId ? existing.driver : null;
@@ -116,6 +130,7 @@ export class Sessions {
     } catch (err) {
       // not kept: the next use tries again, and callers answer ERR_WAPP_NOT_INITIALIZED meanwhile
       this.s.log.warn({ err, whatsappId }, "channel driver did not start");
+      await this.leases.release(whatsappId).catch(() => undefined);
       return null;
     }
     this.drivers.set(whatsappId, { companyId, driver });
@@ -124,39 +139,58 @@ export class Sessions {
 
   /** Ends the connection's session on this process (deleted connection, restart). */
   async stop(whatsappId: number): Promise<void> {
-    const running = this.drivers.get(whatsappId);
-    this.drivers.delete(whatsappId);
-    if (running) await running.driver.disconnect().catch(() => undefined);
-    await this.leases.release(whatsappId);
+    await this.stopping_(whatsappId, async (running) => {
+      if (running) await running.driver.disconnect().catch(() => undefined);
+    });
   }
 
-  /** A session this process no longer holds: stopped quietly, its status is the new holder's to tell. */
+  /** Runs `end` on a session's driver with the session marked as stopping, then lets its lease go. */
+  private async stopping_(whatsappId: number, end: (running: Running | undefined) => Promise<void>) {
+    this.stopping.add(whatsappId);
+    try {
+      const running = this.drivers.get(whatsappId);
+      this.drivers.delete(whatsappId);
+      await end(running);
+      await this.leases.release(whatsappId).catch(() => undefined);
+    } finally {
+      this.stopping.delete(whatsappId);
+    }
+  }
+
+  /** A session this process no longer holds: stopped quietly (its status is the new holder's to tell), then let go. */
   private async handOver(whatsappId: number): Promise<void> {
-    const running = this.drivers.get(whatsappId);
-    this.drivers.delete(whatsappId);
-    if (!running) return;
-    this.handingOver.add(whatsappId);
-    await running.driver.disconnect().catch(() => undefined);
-    this.handingOver.delete(whatsappId);
+    await this.stopping_(whatsappId, async (running) => {
+      if (!running) return;
+      this.handingOver.add(whatsappId);
+      await running.driver.disconnect().catch(() => undefined);
+      this.handingOver.delete(whatsappId);
+    });
   }
 
   /**
-   * Runs the lease rounds: sessions this process gains start, sessions it lost or gave back stop.
-   * Connections in any status but DISCONNECTED are wanted, so they resume after a restart.
+   * Runs the lease rounds: sessions this process gains start, sessions it lost or gives back stop
+   * (before their lease is let go, so two processes never run one). If rounds stop succeeding (the
+   * database unreachable, a long pause), every session here stops once its leases may have expired.
    */
   startLeases(): void {
     this.leases.start(
-      async (held) => {
-        const holding = new Set(held.map((h) => h.whatsappId));
+      async ({ held, surplus }) => {
+        const holding = new Set(held.map((h) => h.whatsappId).filter((id) => !surplus.includes(id)));
         for (const id of [...this.drivers.keys()]) if (!holding.has(id)) await this.handOver(id);
+        for (const id of surplus) if (!this.drivers.has(id)) await this.leases.release(id).catch(() => undefined);
         for (const h of held)
-          if (!this.drivers.has(h.whatsappId))
+          if (holding.has(h.whatsappId) && !this.drivers.has(h.whatsappId))
             void this.driverFor(h.companyId, h.whatsappId).catch((err) =>
               this.s.log.warn({ err, whatsappId: h.whatsappId }, "session did not start"),
             );
       },
       (err) => this.s.log.error({ err }, "session lease round failed"),
     );
+    this.watchdog = setInterval(() => {
+      if (Date.now() <= this.leases.validUntil || this.drivers.size === 0) return;
+      this.s.log.error("session leases could not be renewed; stopping this process's sessions");
+      for (const id of [...this.drivers.keys()]) void this.handOver(id);
+    }, 1_000).unref();
   }
 
   private bus: SessionBus | null = null;
@@ -202,15 +236,22 @@ export class Sessions {
       return null;
     }
     if (this.drivers.get(whatsappId)?.companyId === companyId) await this.stop(whatsappId);
+    // wanted from now on: the lease loop must not take a just-retried session for a disconnected one
+    await this.markStatus(companyId, whatsappId, "OPENING");
     return this.driverFor(companyId, whatsappId);
+  }
+
+  /** Writes a connection's status ahead of its driver and tells the company. */
+  private async markStatus(companyId: number, whatsappId: number, status: ConnectionStatus) {
+    await this.eventsFor(companyId, whatsappId).status(status);
   }
 
   /** "New QR": forget the link and pair again. */
   async newQr(companyId: number, whatsappId: number): Promise<void> {
     const owner = await this.elsewhere(whatsappId);
     if (owner && this.bus) return this.bus.call(owner, companyId, whatsappId, "newQr", []);
-    const driver = await this.driverFor(companyId, whatsappId);
-    if (driver?.requestNewQr) await driver.requestNewQr();
+    const running = this.drivers.get(whatsappId);
+    if (running?.companyId === companyId && running.driver.requestNewQr) await running.driver.requestNewQr();
     else await this.restart(companyId, whatsappId);
   }
 
@@ -218,17 +259,20 @@ export class Sessions {
   async logout(companyId: number, whatsappId: number): Promise<void> {
     const owner = await this.elsewhere(whatsappId);
     if (owner && this.bus) return this.bus.call(owner, companyId, whatsappId, "logout", []);
+    // not wanted from now on, so no lease round starts it again meanwhile
+    await this.markStatus(companyId, whatsappId, "DISCONNECTED");
     const running = this.drivers.get(whatsappId);
     if (!running || running.companyId !== companyId) return;
-    this.drivers.delete(whatsappId);
-    await (running.driver.logout ? running.driver.logout() : running.driver.disconnect()).catch(() => undefined);
-    await this.leases.release(whatsappId);
+    await this.stopping_(whatsappId, async () => {
+      await (running.driver.logout ? running.driver.logout() : running.driver.disconnect()).catch(() => undefined);
+    });
   }
 
   /** At start: one lease round now (sessions this process takes start), then a round every few seconds. */
   async resumeAll(): Promise<number> {
-    const { held } = await this.leases.tick();
-    for (const h of held)
+    const { held, surplus } = await this.leases.tick();
+    for (const id of surplus) await this.leases.release(id).catch(() => undefined);
+    for (const h of held.filter((x) => !surplus.includes(x.whatsappId)))
       void this.driverFor(h.companyId, h.whatsappId).catch((err) =>
         this.s.log.warn({ err, whatsappId: h.whatsappId }, "session did not resume"),
       );
@@ -239,6 +283,10 @@ export class Sessions {
   /** Shutdown: sessions stop, but their connections keep the status they should resume with. */
   async stopAll(): Promise<void> {
     this.closing = true;
+    if (this.watchdog) clearInterval(this.watchdog);
+    // no round may start a session after this: wait for one in progress, and for starts under way
+    await this.leases.stop();
+    await Promise.allSettled([...this.starting.values()]);
     const all = [...this.drivers.values()].map((d) => d.driver);
     this.drivers.clear();
     await Promise.allSettled(all.map((d) => d.disconnect()));

@@ -21,7 +21,7 @@ afterAll(() => t.close());
 
 async function setup() {
   const c = await buildCompany(t.app);
-  const wa = await buildWhatsapp(t.app, c.id, { provider: "simulator" });
+  const wa = await buildWhatsapp(t.app, c.id, { provider: "simulator", status: "CONNECTED" });
   return { c, source: { companyId: c.id, whatsappId: wa.id } };
 }
 const number = () => `5215${Math.floor(Math.random() * 1e9)}`.padEnd(13, "7");
@@ -202,8 +202,8 @@ describe("simulator driver", () => {
   it("refreshes the contact's profile picture at most once a day", async () => {
     const { source } = await setup();
     const asked: string[] = [];
-    const original = t.app.charla.sessions.driverFor.bind(t.app.charla.sessions);
-    t.app.charla.sessions.driverFor = async () =>
+    const original = t.app.charla.sessions.runningDriver.bind(t.app.charla.sessions);
+    t.app.charla.sessions.runningDriver = () =>
       ({
         profilePicture: async (n: string) => {
           asked.push(n);
@@ -214,11 +214,12 @@ describe("simulator driver", () => {
       const n = number();
       await handleInbound(t.app.charla, source, msg({ number: n }));
       await handleInbound(t.app.charla, source, msg({ number: n }));
-      const [contact] = await db().select().from(contacts).where(eq(contacts.number, n));
-      expect(contact.profilePicUrl).toBe("https://pps.whatsapp.net/v/foto.jpg");
+      await expect
+        .poll(async () => (await db().select().from(contacts).where(eq(contacts.number, n)))[0].profilePicUrl)
+        .toBe("https://pps.whatsapp.net/v/foto.jpg");
       expect(asked).toEqual([n]);
     } finally {
-      t.app.charla.sessions.driverFor = original;
+      t.app.charla.sessions.runningDriver = original;
     }
   });
 });

@@ -1,5 +1,6 @@
 import { Events } from "@charla/contracts";
 import { eq, ne } from "drizzle-orm";
+import type { ChannelDriver } from "../channels/driver.js";
 import type { Services } from "../context.js";
 import { scoped } from "../db/scoped.js";
 import { contacts, tickets } from "../db/schema/index.js";
@@ -9,6 +10,8 @@ import type { AfterInbound } from "./inbound.js";
 /** Pictures are asked of WhatsApp at most once a day per contact (behaviours: inbound path 5). */
 export const PICTURE_REFRESH_MS = 24 * 60 * 60 * 1000;
 const lastAsked = new Map<string, number>();
+const MAX_REMEMBERED = 50_000;
+const PICTURE_TIMEOUT_MS = 10_000;
 
 /**
  * After a contact writes, their profile picture is refreshed when it was not asked for today. The
@@ -16,14 +19,27 @@ const lastAsked = new Map<string, number>();
  */
 export const refreshProfilePicture: AfterInbound = async (s: Services, source, { ticketId, msg }) => {
   if (msg.fromMe || msg.isGroup) return;
+  // only where the session runs (the event came from it): never a start, never a wait for another process
+  const driver = s.sessions.runningDriver(source.companyId, source.whatsappId);
+  if (!driver) return;
   const key = `${source.whatsappId}:${msg.number}`;
   const now = Date.now();
   if (now - (lastAsked.get(key) ?? 0) < PICTURE_REFRESH_MS) return;
+  if (lastAsked.size > MAX_REMEMBERED) lastAsked.clear();
   lastAsked.set(key, now);
-  const driver = await s.sessions.driverFor(source.companyId, source.whatsappId);
-  const url = driver ? await driver.profilePicture(msg.number).catch(() => null) : null;
+  // off the inbound queue: a slow answer must not hold the contact's next messages
+  void update(s, source.companyId, ticketId, driver, msg.number).catch((err) =>
+    s.log.debug({ err, ticketId }, "profile picture not refreshed"),
+  );
+};
+
+async function update(s: Services, companyId: number, ticketId: number, driver: ChannelDriver, number: string) {
+  const url = await Promise.race([
+    driver.profilePicture(number),
+    new Promise<null>((resolve) => setTimeout(() => resolve(null), PICTURE_TIMEOUT_MS).unref()),
+  ]);
   if (!url) return;
-  const q = scoped(s.db, source.companyId);
+  const q = scoped(s.db, companyId);
   const [ticket] = await q.db
     .select({ contactId: tickets.contactId })
     .from(tickets)
@@ -36,5 +52,5 @@ export const refreshProfilePicture: AfterInbound = async (s: Services, source, {
     .returning({ id: contacts.id });
   if (!changed) return;
   const view = await findContactView(q, changed.id);
-  if (view) s.realtime.toCompany(source.companyId).emit(Events.contact(source.companyId), { action: "update", contact: view });
-};
+  if (view) s.realtime.toCompany(companyId).emit(Events.contact(companyId), { action: "update", contact: view });
+}

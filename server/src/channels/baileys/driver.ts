@@ -350,6 +350,13 @@ export class BaileysDriver implements ChannelDriver {
       void this.statusAfter(() => this.forgetLink(), "DISCONNECTED");
       return;
     }
+    // another socket took this link (440): two processes must never fight over one session, so this
+    // one stops quietly and the session's lease decides who runs it
+    if (code === DisconnectReason.connectionReplaced) {
+      this.log.warn({ ...this.ref }, "whatsapp session replaced by another socket; stopping here");
+      this.halt();
+      return;
+    }
     // Baileys ends a QR session nobody scanned with timedOut (408, the same code as connectionLost)
     if (code === DisconnectReason.timedOut && pairing) return this.giveUp();
     this.scheduleReconnect(code);

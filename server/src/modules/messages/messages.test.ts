@@ -2,7 +2,7 @@ import { Events } from "@charla/contracts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SIMULATOR_BOOK } from "../../channels/simulator/driver.js";
-import { messages, quickMessages, tickets } from "../../db/schema/index.js";
+import { messages, quickMessages, tickets, whatsapps } from "../../db/schema/index.js";
 import { type TestApp, getTestApp } from "../../test/app.js";
 import {
   addUserQueue,
@@ -118,6 +118,11 @@ describe("#messages send", () => {
       userId: w.c.admin.id,
     });
     expectError(await call(w.admin, "POST", `/messages/${offline.id}`, { body: "x" }), 400, "ERR_WAPP_NOT_INITIALIZED");
+    // a connection switched off stays off: sending through it does not bring it back
+    await t.app.charla.sessions.logout(w.c.id, w.wa.id);
+    expectError(await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, { body: "x" }), 400, "ERR_WAPP_NOT_INITIALIZED");
+    const [conn] = await t.app.charla.db.select().from(whatsapps).where(eq(whatsapps.id, w.wa.id));
+    expect(conn.status).toBe("DISCONNECTED");
     expect(await t.app.charla.db.select().from(messages).where(eq(messages.ticketId, offline.id))).toEqual([]);
   });
 

@@ -34,7 +34,8 @@ export function mediaTypeOf(mimetype: string): MediaType {
 }
 
 /** A driver's failure as a catalogue code: its own when it names one, else ERR_SENDING_WAPP_MSG. */
-function driverError(err: unknown, fallback: ErrorCode): AppError {
+export function driverError(err: unknown, fallback: ErrorCode): AppError {
+  if (err instanceof AppError) return err;
   const code = (err as { code?: unknown })?.code;
   return new AppError(isErrorCode(code) ? code : fallback);
 }

@@ -7,6 +7,7 @@ import type { SimulatorDriver } from "../../channels/simulator/driver.js";
 import { scoped } from "../../db/scoped.js";
 import { contacts, messages, tickets } from "../../db/schema/index.js";
 import { AppError, found } from "../../lib/app-error.js";
+import { driverError } from "../messages/send.js";
 import { toInbound } from "./inbound-message.js";
 
 const Params = z.object({ whatsappId: z.coerce.number().int().positive().max(2_147_483_647) });
@@ -41,8 +42,11 @@ export async function simulatorRoutes(app: FastifyInstance) {
           .then((rows) => rows[0] ?? null);
       // a replayed id still goes through the pipeline (which ignores it); the answer says so
       const before = req.body.id ? await stored(req.body.id) : null;
-      const driver = (await app.charla.sessions.driverFor(req.ctx.companyId, wa.id)) as SimulatorDriver;
-      const channelId = await driver.receive(toInbound(req.body));
+      const driver = (await app.charla.sessions.driverFor(req.ctx.companyId, wa.id)) as SimulatorDriver | null;
+      if (!driver) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+      const channelId = await driver.receive(toInbound(req.body)).catch((err: unknown) => {
+        throw driverError(err, "ERR_WAPP_NOT_INITIALIZED");
+      });
       const row = before ? null : await stored(channelId);
       return reply
         .status(row ? 201 : 200)

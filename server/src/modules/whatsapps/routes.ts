@@ -6,12 +6,18 @@ import { z } from "zod";
 import { scoped } from "../../db/scoped.js";
 import { whatsapps } from "../../db/schema/index.js";
 import { found } from "../../lib/app-error.js";
+import { driverError } from "../messages/send.js";
 import { connectionView, createConnection, deleteConnection, listConnections, updateConnection } from "./service.js";
 
 // `session=0` is what the web sends (core §7); sessions are never part of the answer
 const ListQuery = z.object({ session: z.string().max(5).optional(), companyId: z.string().max(12).optional() });
 
 const tenant = (req: FastifyRequest) => scoped(req.ctx.db, req.ctx.companyId);
+
+/** A session that could not be reached (another process gone, the channel down) is a catalogue error. */
+const channelFailure = (err: unknown): never => {
+  throw driverError(err, "ERR_WAPP_NOT_INITIALIZED");
+};
 
 /** Connections (core §7 Connections) and their sessions (retry, new QR, disconnect). */
 export async function whatsappsRoutes(app: FastifyInstance) {
@@ -50,19 +56,19 @@ export async function whatsappsRoutes(app: FastifyInstance) {
   /** Retry: start the session again from its stored link. */
   r.post("/whatsappsession/:id", { schema: { params: IdParams }, config: session }, async (req) => {
     const wa = await owned(req, req.params.id);
-    await req.ctx.sessions.restart(req.ctx.companyId, wa.id);
+    await req.ctx.sessions.restart(req.ctx.companyId, wa.id).catch(channelFailure);
     return connectionView(tenant(req), wa.id);
   });
   /** New QR: forget the link and pair again. */
   r.put("/whatsappsession/:id", { schema: { params: IdParams }, config: session }, async (req) => {
     const wa = await owned(req, req.params.id);
-    await req.ctx.sessions.newQr(req.ctx.companyId, wa.id);
+    await req.ctx.sessions.newQr(req.ctx.companyId, wa.id).catch(channelFailure);
     return connectionView(tenant(req), wa.id);
   });
   /** Disconnect: unlink the phone and stop; the connection stays, DISCONNECTED. */
   r.delete("/whatsappsession/:id", { schema: { params: IdParams }, config: session }, async (req) => {
     const wa = await owned(req, req.params.id);
-    await req.ctx.sessions.logout(req.ctx.companyId, wa.id);
+    await req.ctx.sessions.logout(req.ctx.companyId, wa.id).catch(channelFailure);
     const q = tenant(req);
     const [row] = await q.db
       .update(whatsapps)

@@ -1,7 +1,9 @@
 import { Events } from "@charla/contracts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registerDriver } from "../../channels/driver.js";
 import { Sessions } from "../../channels/sessions.js";
+import { SimulatorDriver } from "../../channels/simulator/driver.js";
 import { plans, whatsapps } from "../../db/schema/index.js";
 import { type TestApp, getTestApp } from "../../test/app.js";
 import { as, buildCompany, buildQueue, buildUser, buildWhatsapp, login } from "../../test/factories.js";
@@ -107,11 +109,15 @@ describe("#connections", () => {
 
   it("resumes running sessions at start and keeps their status through a shutdown", async () => {
     const { c } = await world();
-    const running = await buildWhatsapp(t.app, c.id, { provider: "simulator", status: "CONNECTED" });
-    const stopped = await buildWhatsapp(t.app, c.id, { provider: "simulator", status: "DISCONNECTED" });
-    const sessions = new Sessions(t.app.charla);
+    // a provider of this test's own: connections of other test files sharing the database stay out
+    const provider = `resume-${Date.now()}`;
+    registerDriver(provider, (ctx) => new SimulatorDriver(ctx));
+    const running = await buildWhatsapp(t.app, c.id, { provider, status: "CONNECTED" });
+    const stopped = await buildWhatsapp(t.app, c.id, { provider, status: "DISCONNECTED" });
+    const sessions = new Sessions(t.app.charla, { providers: () => [provider] });
     expect(await sessions.resumeAll()).toBeGreaterThanOrEqual(1);
-    await expect.poll(async () => (await sessions.driverFor(c.id, running.id))?.provider).toBe("simulator");
+    await expect.poll(async () => sessions.runningDriver(c.id, running.id)?.provider).toBe("simulator");
+    expect(sessions.runningDriver(c.id, stopped.id)).toBeNull();
     await sessions.stopAll();
     const [after] = await t.app.charla.db.select().from(whatsapps).where(eq(whatsapps.id, running.id));
     expect(after.status).toBe("CONNECTED");
