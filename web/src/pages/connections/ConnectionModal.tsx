@@ -1,7 +1,4 @@
-import Button from "@mui/material/Button";
-import CircularProgress from "@mui/material/CircularProgress";
 import Dialog from "@mui/material/Dialog";
-import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogTitle from "@mui/material/DialogTitle";
 import useMediaQuery from "@mui/material/useMediaQuery";
@@ -9,6 +6,7 @@ import { useTheme } from "@mui/material/styles";
 import { useEffect, useRef } from "react";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { FormDialogActions } from "../../components/form/FormDialogActions";
 import { toast } from "react-toastify";
 import { type ConnectionPayload, useConnection, useSaveConnection } from "../../api/connections";
 import { toastError } from "../../api/errors";
@@ -87,20 +85,14 @@ export function ConnectionModal({ open, connectionId, onClose }: Props) {
           />
         )}
       </DialogContent>
-      <DialogActions sx={{ px: 3, py: 2 }}>
-        <Button onClick={onClose} color="inherit" disabled={busy} data-testid="connection-cancel">
-          {t("common:actions.cancel")}
-        </Button>
-        <Button
-          type="submit"
-          variant="contained"
-          disabled={busy || loading}
-          data-testid="connection-save"
-          startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}
-        >
-          {t(isNew ? "common:actions.add" : "common:actions.save")}
-        </Button>
-      </DialogActions>
+      <FormDialogActions
+        onCancel={onClose}
+        busy={busy}
+        disabled={loading}
+        submitLabel={t(isNew ? "common:actions.add" : "common:actions.save")}
+        cancelTestId="connection-cancel"
+        submitTestId="connection-save"
+      />
     </Dialog>
   );
 }

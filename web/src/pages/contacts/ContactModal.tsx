@@ -1,10 +1,7 @@
 import { ContactForm, type ContactView } from "@charla/contracts";
 import { zodResolver } from "@hookform/resolvers/zod";
 import Box from "@mui/material/Box";
-import Button from "@mui/material/Button";
-import CircularProgress from "@mui/material/CircularProgress";
 import Dialog from "@mui/material/Dialog";
-import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogTitle from "@mui/material/DialogTitle";
 import Divider from "@mui/material/Divider";
@@ -18,6 +15,7 @@ import type { z } from "zod";
 import { useContact, useSaveContact } from "../../api/contacts";
 import { toastError } from "../../api/errors";
 import { SectionLoader } from "../../components/FullPageLoader";
+import { FormDialogActions } from "../../components/form/FormDialogActions";
 import { FormTextField } from "../../components/form/FormTextField";
 import { ExtraInfoFields } from "./ExtraInfoFields";
 import { applyServerIssues, type ContactFormValues, formValuesOf } from "./contact-form";
@@ -128,20 +126,14 @@ export function ContactModal({ open, contactId, onClose, initialName, onSaved }:
           </>
         )}
       </DialogContent>
-      <DialogActions sx={{ px: 3, py: 2 }}>
-        <Button onClick={onClose} color="inherit" disabled={busy} data-testid="contact-cancel">
-          {t("common:actions.cancel")}
-        </Button>
-        <Button
-          type="submit"
-          variant="contained"
-          disabled={busy || loading}
-          data-testid="contact-save"
-          startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}
-        >
-          {t(isNew ? "common:actions.add" : "common:actions.save")}
-        </Button>
-      </DialogActions>
+      <FormDialogActions
+        onCancel={onClose}
+        busy={busy}
+        disabled={loading}
+        submitLabel={t(isNew ? "common:actions.add" : "common:actions.save")}
+        cancelTestId="contact-cancel"
+        submitTestId="contact-save"
+      />
     </Dialog>
   );
 }

@@ -1,13 +1,11 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import Box from "@mui/material/Box";
-import Button from "@mui/material/Button";
-import CircularProgress from "@mui/material/CircularProgress";
 import Dialog from "@mui/material/Dialog";
-import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogTitle from "@mui/material/DialogTitle";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { FormDialogActions } from "../../components/form/FormDialogActions";
 import { FormTextField } from "../../components/form/FormTextField";
 import { type SharedLocation, LocationSchema, type LocationValues, toCoordinate } from "./simulator-form";
 
@@ -72,20 +70,7 @@ export function LocationDialog({ open, onClose, onSend }: Props) {
           testId="simulator-location-description"
         />
       </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button onClick={onClose} color="inherit" disabled={busy}>
-          {t("common:actions.cancel")}
-        </Button>
-        <Button
-          type="submit"
-          variant="contained"
-          disabled={busy}
-          data-testid="simulator-location-send"
-          startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}
-        >
-          {t("composer.send")}
-        </Button>
-      </DialogActions>
+      <FormDialogActions onCancel={onClose} busy={busy} submitLabel={t("composer.send")} submitTestId="simulator-location-send" />
     </Dialog>
   );
 }

@@ -3,10 +3,7 @@ import PersonAddIcon from "@mui/icons-material/PersonAddAlt1";
 import Alert from "@mui/material/Alert";
 import Autocomplete from "@mui/material/Autocomplete";
 import Box from "@mui/material/Box";
-import Button from "@mui/material/Button";
-import CircularProgress from "@mui/material/CircularProgress";
 import Dialog from "@mui/material/Dialog";
-import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogTitle from "@mui/material/DialogTitle";
 import IconButton from "@mui/material/IconButton";
@@ -16,6 +13,7 @@ import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { type FormEvent, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { FormDialogActions } from "../../components/form/FormDialogActions";
 import { ApiError } from "../../api/client";
 import { toastError, validationIssues } from "../../api/errors";
 import { useQueues, useWhatsapps } from "../../api/lookups";
@@ -318,20 +316,13 @@ export function NewTicketModal({ open, onClose, onOpenTicket, initialContact = n
             </Alert>
           )}
         </DialogContent>
-        <DialogActions sx={{ px: 3, py: 2 }}>
-          <Button onClick={onClose} color="inherit" disabled={busy} data-testid="new-ticket-cancel">
-            {t("common:actions.cancel")}
-          </Button>
-          <Button
-            type="submit"
-            variant="contained"
-            disabled={busy}
-            data-testid="new-ticket-save"
-            startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}
-          >
-            {t("newTicket.save")}
-          </Button>
-        </DialogActions>
+        <FormDialogActions
+          onCancel={onClose}
+          busy={busy}
+          submitLabel={t("newTicket.save")}
+          cancelTestId="new-ticket-cancel"
+          submitTestId="new-ticket-save"
+        />
       </Dialog>
       {adding !== null && (
         <ContactModal

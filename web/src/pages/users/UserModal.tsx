@@ -1,9 +1,6 @@
 import { Limits, UserCreateForm, UserUpdateForm } from "@charla/contracts";
 import { zodResolver } from "@hookform/resolvers/zod";
-import Button from "@mui/material/Button";
-import CircularProgress from "@mui/material/CircularProgress";
 import Dialog from "@mui/material/Dialog";
-import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogTitle from "@mui/material/DialogTitle";
 import useMediaQuery from "@mui/material/useMediaQuery";
@@ -11,6 +8,7 @@ import { useTheme } from "@mui/material/styles";
 import { useEffect, useRef, useState } from "react";
 import { type Resolver, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { FormDialogActions } from "../../components/form/FormDialogActions";
 import { toast } from "react-toastify";
 import { toastError } from "../../api/errors";
 import { useQueues, useWhatsapps } from "../../api/lookups";
@@ -135,20 +133,14 @@ export function UserModal({ open, userId, onClose }: Props) {
           </>
         )}
       </DialogContent>
-      <DialogActions sx={{ px: 3, py: 2 }}>
-        <Button onClick={onClose} color="inherit" disabled={busy} data-testid="user-cancel">
-          {t("common:actions.cancel")}
-        </Button>
-        <Button
-          type="submit"
-          variant="contained"
-          disabled={busy || loading}
-          data-testid="user-save"
-          startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}
-        >
-          {t(isNew ? "common:actions.add" : "common:actions.save")}
-        </Button>
-      </DialogActions>
+      <FormDialogActions
+        onCancel={onClose}
+        busy={busy}
+        disabled={loading}
+        submitLabel={t(isNew ? "common:actions.add" : "common:actions.save")}
+        cancelTestId="user-cancel"
+        submitTestId="user-save"
+      />
     </Dialog>
   );
 }
