@@ -110,3 +110,6 @@ export function scoped(db: Db | Tx, companyId: number) {
 }
 
 export type Scoped = ReturnType<typeof scoped>;
+
+/** The caller's company's door, for route handlers. */
+export const scopedFor = (req: { ctx: { db: Db | Tx; companyId: number } }) => scoped(req.ctx.db, req.ctx.companyId);

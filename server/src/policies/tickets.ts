@@ -9,8 +9,11 @@ export type Viewer = { id: number; profile: string; super: boolean; allTicket: s
  * Who may see a ticket (core §6): staff see every ticket of their company; an agent sees tickets
  * assigned to them, tickets of their own queues, and queue-less tickets when allTicket is enabled.
  */
+/** Staff (and super users) see every ticket of their company (core §6). */
+export const isStaff = (v: Pick<Viewer, "profile" | "super">) => v.super || v.profile !== "user";
+
 export function canSeeTicket(viewer: Viewer, t: TicketFacts): boolean {
-  if (viewer.super || viewer.profile !== "user") return true;
+  if (isStaff(viewer)) return true;
   if (t.userId === viewer.id) return true;
   if (t.queueId !== null) return viewer.queueIds.includes(t.queueId);
   return viewer.allTicket === "enable";
@@ -43,7 +46,7 @@ export async function ticketAudience(q: Scoped, t: TicketFacts): Promise<number[
 
 /** canSeeTicket as a condition on the tickets table, for lists and lookups. */
 export function visibleTickets(viewer: Viewer): SQL | undefined {
-  if (viewer.super || viewer.profile !== "user") return undefined;
+  if (isStaff(viewer)) return undefined;
   return or(
     eq(tickets.userId, viewer.id),
     viewer.queueIds.length ? inArray(tickets.queueId, viewer.queueIds) : undefined,

@@ -2,7 +2,7 @@ import { ContactForm, IdParams, PageQuery } from "@charla/contracts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { scoped } from "../../db/scoped.js";
+import { scopedFor } from "../../db/scoped.js";
 import { found } from "../../lib/app-error.js";
 import { csvRows } from "./csv.js";
 import { exportContacts, findContactView, listContacts, pageContacts } from "./queries.js";
@@ -15,7 +15,7 @@ const ListQuery = z.object({ searchParam: z.string().trim().max(200).optional().
 
 export async function contactsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const q = (req: { ctx: { db: Parameters<typeof scoped>[0]; companyId: number } }) => scoped(req.ctx.db, req.ctx.companyId);
+  const q = scopedFor;
 
   r.get("/contacts", { schema: { querystring: PageQuery }, config: { permission: "contacts.use" } }, (req) =>
     pageContacts(q(req), req.query.searchParam, req.query.pageNumber),

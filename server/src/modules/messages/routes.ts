@@ -6,7 +6,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { MediaPayload } from "../../channels/driver.js";
 import { toCount } from "../../db/client.js";
-import { scoped } from "../../db/scoped.js";
+import { scopedFor } from "../../db/scoped.js";
 import { messages, tickets } from "../../db/schema/index.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { visibleTickets } from "../../policies/tickets.js";
@@ -20,7 +20,7 @@ import { driverOfTicket, sendToTicket } from "./send.js";
 const TicketParams = z.object({ ticketId: IdParams.shape.id });
 const PageQuery = MessagesQuery.extend({ peek: z.enum(["true", "false"]).optional() });
 
-const tenant = (req: FastifyRequest) => scoped(req.ctx.db, req.ctx.companyId);
+const tenant = scopedFor;
 
 /** Media types a browser could run if it opened them directly: always served as downloads. */
 const INLINE_TYPES: Record<string, string> = {
@@ -146,11 +146,7 @@ export async function messagesRoutes(app: FastifyInstance) {
       if (quoted && quoted.ticketId !== ticket.id && quoted.contactId !== ticket.contactId)
         throw new AppError("ERR_NO_MESSAGE_FOUND");
       const signed =
-        text &&
-        draft.sign &&
-        can({ profile: req.ctx.user.profile, super: req.ctx.user.super, plan: req.ctx.user.plan }, "messages.sign")
-          ? `*${req.ctx.user.name}*\n${draft.body}`
-          : draft.body;
+        text && draft.sign && can(req.ctx.user, "messages.sign") ? `*${req.ctx.user.name}*\n${draft.body}` : draft.body;
       const sent: MessageView[] = [];
       if (draft.files.length === 0) {
         sent.push(await sendToTicket(req.ctx, req.ctx.companyId, ticket, { body: signed, quoted, userId: viewer.id }));

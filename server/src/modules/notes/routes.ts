@@ -1,8 +1,8 @@
 import { IdParams, TicketNoteForm, TicketNoteListQuery, type TicketNoteView } from "@charla/contracts";
 import { desc, eq, inArray } from "drizzle-orm";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { type Scoped, scoped } from "../../db/scoped.js";
+import { type Scoped, scopedFor } from "../../db/scoped.js";
 import { ticketNotes, users } from "../../db/schema/index.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { visibleTicket } from "../tickets/queries.js";
@@ -10,7 +10,7 @@ import { isStaff, loadViewer } from "../tickets/viewer.js";
 
 type NoteRow = typeof ticketNotes.$inferSelect;
 
-const tenant = (req: FastifyRequest) => scoped(req.ctx.db, req.ctx.companyId);
+const tenant = scopedFor;
 
 async function presentNotes(q: Scoped, rows: NoteRow[]): Promise<TicketNoteView[]> {
   const ids = [...new Set(rows.map((r) => r.userId).filter((x): x is number => x !== null))];

@@ -1,9 +1,9 @@
 import { TagForm, TagsSyncForm, type TagView, can } from "@charla/contracts";
 import { asc, count, eq, inArray } from "drizzle-orm";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { toCount } from "../../db/client.js";
-import { scoped } from "../../db/scoped.js";
+import { scoped, scopedFor } from "../../db/scoped.js";
 import { tags, tickets, ticketTags } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
 import { AppError } from "../../lib/app-error.js";
@@ -12,7 +12,7 @@ import { ticketChangeBroadcast } from "../tickets/broadcast.js";
 import { visibleTicket } from "../tickets/queries.js";
 import { loadViewer } from "../tickets/viewer.js";
 
-const tenant = (req: FastifyRequest) => scoped(req.ctx.db, req.ctx.companyId);
+const tenant = scopedFor;
 
 /** The tags the chat header picks from and creates (the Tags page is a later issue). */
 export async function tagsRoutes(app: FastifyInstance) {
@@ -41,8 +41,7 @@ export async function tagsRoutes(app: FastifyInstance) {
   r.post("/tags", { schema: { body: TagForm }, config: use }, async (req, reply) => {
     const q = tenant(req);
     // the Kanban flag is for admins and supervisors (core §6 tag modal); others' tags are plain
-    const subject = { profile: req.ctx.user.profile, super: req.ctx.user.super, plan: req.ctx.user.plan };
-    const kanban = can(subject, "tag-modal:kanban") ? req.body.kanban : 0;
+    const kanban = can(req.ctx.user, "tag-modal:kanban") ? req.body.kanban : 0;
     const row = await q.tags.insert({ ...req.body, kanban, userId: req.ctx.user.id }).catch((err) => {
       if (pgErrorCode(err) === PG_UNIQUE_VIOLATION) throw new AppError("ERR_TAG_NAME_EXISTS");
       throw err;

@@ -1,10 +1,10 @@
 import { IdParams, Limits, TicketCreateForm, TicketListQuery, TicketUpdateForm, type ClosedTicketsPage } from "@charla/contracts";
 import { and, count, desc, eq, inArray, isNotNull } from "drizzle-orm";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { toCount } from "../../db/client.js";
-import { scoped } from "../../db/scoped.js";
+import { scopedFor } from "../../db/scoped.js";
 import { tickets, ticketTracking, users } from "../../db/schema/index.js";
 import { presentTickets } from "./presenter.js";
 import { pageTickets, ticketView, visibleTicket } from "./queries.js";
@@ -14,7 +14,7 @@ import { isStaff, loadViewer } from "./viewer.js";
 const UuidParams = z.object({ uuid: z.uuid() });
 const ClosedQuery = z.object({ pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1) });
 
-const tenant = (req: FastifyRequest) => scoped(req.ctx.db, req.ctx.companyId);
+const tenant = scopedFor;
 
 export async function ticketsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();

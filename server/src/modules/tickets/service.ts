@@ -30,8 +30,6 @@ type UpdateInput = z.output<typeof TicketUpdateForm>;
 export const ACCEPT_MESSAGE = "{{greeting}} *{{firstName}}*, mi nombre es *{{user}}* y ahora estoy a cargo de su atención.";
 export const TRANSFER_MESSAGE = "*Mensaje automático:* su atención fue transferida al área *{{queue}}*. En breve será atendido.";
 
-const subject = (ctx: RequestCtx) => ({ profile: ctx.user.profile, super: ctx.user.super, plan: ctx.user.plan });
-
 async function otherOpenTicket(
   q: Scoped,
   contactId: number,
@@ -89,10 +87,9 @@ async function connectionFor(q: Scoped, given: number | null | undefined, viewer
 
 /** New ticket from the modal (core §4): open, assigned, one live ticket per contact and connection. */
 export async function createTicket(ctx: RequestCtx, input: CreateInput): Promise<TicketView> {
-  if (!input.queueId && !can(subject(ctx), "tickets.no-queue"))
+  if (!input.queueId && !can(ctx.user, "tickets.no-queue"))
     throw new AppError("ERR_VALIDATION", { issues: [{ path: "queueId", message: V.queueRequired }] });
-  if (input.userId && input.userId !== ctx.user.id && !can(subject(ctx), "tickets.transfer"))
-    throw new AppError("ERR_NO_PERMISSION");
+  if (input.userId && input.userId !== ctx.user.id && !can(ctx.user, "tickets.transfer")) throw new AppError("ERR_NO_PERMISSION");
   return withTransaction(ctx.db, async (tx, afterCommit) => {
     const q = scoped(tx, ctx.companyId);
     const viewer = await loadViewer(q, ctx.user);
@@ -142,7 +139,7 @@ function decide(ctx: RequestCtx, viewer: Viewer, t: TicketRow, input: UpdateInpu
     (input.whatsappId !== undefined && input.whatsappId !== t.whatsappId) ||
     (input.userId != null && input.userId !== me && input.userId !== t.userId);
   if (transfer) {
-    if (!can(subject(ctx), "tickets.transfer")) throw new AppError("ERR_NO_PERMISSION");
+    if (!can(ctx.user, "tickets.transfer")) throw new AppError("ERR_NO_PERMISSION");
     if (t.status === "closed") throw new AppError("ERR_INVALID_TRANSITION");
     const userId = input.userId ?? null;
     return {

@@ -10,7 +10,7 @@ export type Viewer = Pick<Principal, "id" | "name" | "profile" | "super"> & {
   whatsappId: number | null;
 };
 
-export const isStaff = (v: Pick<Viewer, "profile" | "super">) => v.super || v.profile !== "user";
+export { isStaff } from "../../policies/tickets.js";
 
 export async function loadViewer(q: Scoped, p: Principal): Promise<Viewer> {
   const [[row], queueRows] = await Promise.all([

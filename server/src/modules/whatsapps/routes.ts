@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { scoped } from "../../db/scoped.js";
+import { scopedFor } from "../../db/scoped.js";
 import { whatsapps } from "../../db/schema/index.js";
 import { found } from "../../lib/app-error.js";
 import { driverError } from "../messages/send.js";
@@ -12,7 +12,7 @@ import { connectionView, createConnection, deleteConnection, listConnections, up
 // `session=0` is what the web sends (core §7); sessions are never part of the answer
 const ListQuery = z.object({ session: z.string().max(5).optional(), companyId: z.string().max(12).optional() });
 
-const tenant = (req: FastifyRequest) => scoped(req.ctx.db, req.ctx.companyId);
+const tenant = scopedFor;
 
 /** A session that could not be reached (another process gone, the channel down) is a catalogue error. */
 const channelFailure = (err: unknown): never => {
