@@ -86,8 +86,9 @@ export async function createRealtime(opts: {
     });
     socket.on(ClientEvents.joinChatBox, (ticketId: unknown) => {
       const id = Number(ticketId);
-      // the room name carries the company, so another company's ticket id reaches nothing;
-      // TODO(#3): also check the ticket is one this user may see (own queues, show-all)
+      // the room name carries the company, so another company's ticket id reaches nothing. Ticket
+      // and message events are not sent to these rooms: they go to the users the ticket policy
+      // allows (policies/tickets.ts ticketAudience), so joining a room shows no one else's ticket.
       if (Number.isInteger(id) && id > 0) socket.join(rooms.ticket(cid, id));
     });
     socket.on(ClientEvents.leaveChatBox, (ticketId: unknown) => {
