@@ -1,9 +1,13 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-// Tests import @charla/contracts from source (the "source" export condition), so no build is needed first.
+// Tests import @charla/contracts from its TypeScript source, so `npm install && npm test` needs no build.
+// An alias rather than export conditions: Vitest's global setup resolves packages without the
+// configured conditions, and a fresh clone has no contracts/dist to fall back on.
+const contractsSource = fileURLToPath(new URL("./contracts/src/index.ts", import.meta.url));
+
 export default defineConfig({
-  resolve: { conditions: ["source", "module", "node", "default"] },
-  ssr: { resolve: { conditions: ["source", "module", "node", "default"], externalConditions: ["source"] } },
+  resolve: { alias: { "@charla/contracts": contractsSource } },
   test: {
     include: ["contracts/src/**/*.test.ts", "server/src/**/*.test.ts"],
     globalSetup: ["server/src/test/global-setup.ts"],
