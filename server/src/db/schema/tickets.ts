@@ -102,7 +102,10 @@ export const messages = pgTable(
     body: text("body").notNull().default(""),
     fromMe: boolean("from_me").notNull().default(false),
     read: boolean("read").notNull().default(false),
+    /** WhatsApp's own status scale (docs/acks.md): -1 failed, 0 not yet handed over, 1 pending, 2 server, 3 delivered, 4 read, 5 played. */
     ack: integer("ack").notNull().default(0),
+    /** Why a message failed (ack -1): an error code of the catalogue; null otherwise. */
+    ackError: text("ack_error"),
     mediaType: text("media_type").notNull().default("chat"),
     mediaPath: text("media_path"),
     mediaName: text("media_name"),
