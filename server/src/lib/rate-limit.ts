@@ -16,12 +16,6 @@ export async function hit(db: Db, key: string, windowSec: number): Promise<numbe
   return toCount(rowsOf<{ count: number | string }>(rows)[0]?.count);
 }
 
-export async function peek(db: Db, key: string, windowSec: number): Promise<number> {
-  const rows = await db.execute(sql`
-    select count from rate_limits where key = ${key} and window_start >= now() - make_interval(secs => ${windowSec})`);
-  return toCount(rowsOf<{ count: number | string }>(rows)[0]?.count);
-}
-
 export async function reset(db: Db, key: string): Promise<void> {
   await db.execute(sql`delete from rate_limits where key = ${key}`);
 }

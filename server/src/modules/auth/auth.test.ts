@@ -187,4 +187,26 @@ describe("#auth rate limit", () => {
       await limited.app.close();
     }
   });
+
+  it("counts guesses sent in parallel before checking them: the 11th and later are refused, the right password too", async () => {
+    const limited = await getTestApp({ loginMaxPerIp: 100_000, loginMaxPerEmail: 10 }, t.database);
+    try {
+      const c = await buildCompany(limited.app);
+      const attempt = (password: string, i: number) =>
+        limited.app.inject({
+          method: "POST",
+          url: "/api/v1/auth/login",
+          payload: { email: c.admin.email, password },
+          remoteAddress: `10.88.${Math.floor(i / 200)}.${i % 200}`,
+        });
+      const guesses = Array.from({ length: 99 }, (_, i) => attempt(`wrong-${i}`, i));
+      const results = await Promise.all([...guesses, attempt(PASSWORD, 99)]);
+      const codes = results.map((r) => r.statusCode);
+      expect(codes.filter((s) => s === 401)).toHaveLength(10);
+      expect(codes.filter((s) => s === 429)).toHaveLength(90);
+      expect(codes.filter((s) => s === 200)).toHaveLength(0);
+    } finally {
+      await limited.app.close();
+    }
+  });
 });

@@ -8,7 +8,7 @@ import type { Tx } from "../../db/client.js";
 import { companies, refreshTokens, users, userSessions } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
 import { AppError } from "../../lib/app-error.js";
-import { hit, peek, reset } from "../../lib/rate-limit.js";
+import { hit, reset } from "../../lib/rate-limit.js";
 import { assertCompanyUsable } from "./principal.js";
 import { buildSessionUser } from "./session-user.js";
 
@@ -34,14 +34,13 @@ export async function login(
   const ipKey = `login:ip:${client.ip}`;
   const emailKey = `login:email:${form.email}`;
   if ((await hit(s.db, ipKey, loginWindowSec)) > loginMaxPerIp) throw new AppError("ERR_RATE_LIMITED");
-  if ((await peek(s.db, emailKey, loginWindowSec)) >= loginMaxPerEmail) throw new AppError("ERR_RATE_LIMITED");
+  // counted before the password is checked, in one atomic upsert: guesses sent in parallel each
+  // take a number, so the (max+1)th is refused even while the first ones are still being verified
+  if ((await hit(s.db, emailKey, loginWindowSec)) > loginMaxPerEmail) throw new AppError("ERR_RATE_LIMITED");
 
   const [user] = await s.db.select().from(users).where(eq(users.email, form.email)).limit(1);
   const ok = await argon2.verify(user?.passwordHash ?? (await timingDummy()), form.password).catch(() => false);
-  if (!user || !ok) {
-    await hit(s.db, emailKey, loginWindowSec);
-    throw new AppError("ERR_INVALID_CREDENTIALS");
-  }
+  if (!user || !ok) throw new AppError("ERR_INVALID_CREDENTIALS");
   await reset(s.db, emailKey);
 
   const [company] = await s.db.select().from(companies).where(eq(companies.id, user.companyId)).limit(1);
