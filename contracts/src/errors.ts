@@ -324,6 +324,18 @@ const catalogue = {
     pt: "Já existe uma tag com este nome.",
     en: "A tag with this name already exists.",
   },
+  ERR_QUEUE_NOT_ALLOWED: {
+    status: 403,
+    es: "Solo puedes abrir tickets en tus propias áreas.",
+    pt: "Você só pode abrir tickets nas suas próprias filas.",
+    en: "You can only open tickets in your own areas.",
+  },
+  ERR_WRONG_PASSWORD: {
+    status: 400,
+    es: "La contraseña actual no es correcta.",
+    pt: "A senha atual não está correta.",
+    en: "The current password is not correct.",
+  },
 } satisfies Record<string, Entry>;
 
 export type ErrorCode = keyof typeof catalogue;

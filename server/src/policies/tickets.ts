@@ -1,25 +1,46 @@
-import { type SQL, eq, inArray, isNull, ne, or } from "drizzle-orm";
+import { type SQL, and, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import type { Scoped } from "../db/scoped.js";
 import { tickets, userQueues, users } from "../db/schema/index.js";
 
-type TicketFacts = { userId: number | null; queueId: number | null };
+type TicketFacts = { userId: number | null; queueId: number | null; status: string };
 export type Viewer = { id: number; profile: string; super: boolean; allTicket: string; queueIds: number[] };
 
-/**
- * Who may see a ticket (core §6): staff see every ticket of their company; an agent sees tickets
- * assigned to them, tickets of their own queues, and queue-less tickets when allTicket is enabled.
- */
 /** Staff (and super users) see every ticket of their company (core §6). */
 export const isStaff = (v: Pick<Viewer, "profile" | "super">) => v.super || v.profile !== "user";
 
+/**
+ * Who may see a ticket (core §6), the one rule behind every read by id, list, message, note, media
+ * and live event. Staff see every ticket of their company. An agent sees the tickets assigned to
+ * them; an open ticket a colleague is serving is that colleague's alone (show-all is staff's only);
+ * any other ticket (pending, closed) when its queue is one of the agent's, or, queue-less, when
+ * allTicket is enabled.
+ */
 export function canSeeTicket(viewer: Viewer, t: TicketFacts): boolean {
   if (isStaff(viewer)) return true;
   if (t.userId === viewer.id) return true;
+  if (t.status === "open" && t.userId !== null) return false;
   if (t.queueId !== null) return viewer.queueIds.includes(t.queueId);
   return viewer.allTicket === "enable";
 }
 
-/** The ids of the company's users who may see the ticket: the recipients of its live events. */
+/** canSeeTicket as a condition on the tickets table, for lists and lookups (undefined: no limit). */
+export function visibleTickets(viewer: Viewer): SQL | undefined {
+  if (isStaff(viewer)) return undefined;
+  const byQueue = or(
+    viewer.queueIds.length ? inArray(tickets.queueId, viewer.queueIds) : undefined,
+    viewer.allTicket === "enable" ? isNull(tickets.queueId) : undefined,
+  );
+  return or(
+    eq(tickets.userId, viewer.id),
+    byQueue ? and(or(ne(tickets.status, "open"), isNull(tickets.userId)), byQueue) : undefined,
+  ) as SQL;
+}
+
+/**
+ * The ids of the company's users who may see the ticket: the recipients of its live events. The
+ * query only narrows the candidates (staff, the assignee, the queue's agents or those with
+ * allTicket); canSeeTicket decides, so the audience can never disagree with a read by id.
+ */
 export async function ticketAudience(q: Scoped, t: TicketFacts): Promise<number[]> {
   const agentsOfQueue =
     t.queueId !== null
@@ -29,7 +50,13 @@ export async function ticketAudience(q: Scoped, t: TicketFacts): Promise<number[
           .where(q.userQueues.where(eq(userQueues.queueId, t.queueId)))
       : null;
   const rows = await q.db
-    .select({ id: users.id })
+    .select({
+      id: users.id,
+      profile: users.profile,
+      super: users.super,
+      allTicket: users.allTicket,
+      inQueue: agentsOfQueue ? sql<boolean>`${inArray(users.id, agentsOfQueue)}` : sql<boolean>`false`,
+    })
     .from(users)
     .where(
       q.users.where(
@@ -41,15 +68,10 @@ export async function ticketAudience(q: Scoped, t: TicketFacts): Promise<number[
         ),
       ),
     );
-  return rows.map((r) => r.id);
-}
-
-/** canSeeTicket as a condition on the tickets table, for lists and lookups. */
-export function visibleTickets(viewer: Viewer): SQL | undefined {
-  if (isStaff(viewer)) return undefined;
-  return or(
-    eq(tickets.userId, viewer.id),
-    viewer.queueIds.length ? inArray(tickets.queueId, viewer.queueIds) : undefined,
-    viewer.allTicket === "enable" ? isNull(tickets.queueId) : undefined,
-  );
+  return rows
+    .filter((u) =>
+      // the candidate's queues matter only as membership of this ticket's queue
+      canSeeTicket({ ...u, queueIds: u.inQueue && t.queueId !== null ? [t.queueId] : [] }, t),
+    )
+    .map((r) => r.id);
 }

@@ -3,8 +3,9 @@ import { desc, eq, inArray } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { type Scoped, scopedFor } from "../../db/scoped.js";
-import { ticketNotes, users } from "../../db/schema/index.js";
+import { ticketNotes, tickets, users } from "../../db/schema/index.js";
 import { AppError, found } from "../../lib/app-error.js";
+import { visibleTickets } from "../../policies/tickets.js";
 import { visibleTicket } from "../tickets/queries.js";
 import { isStaff, loadViewer } from "../tickets/viewer.js";
 
@@ -60,10 +61,19 @@ export async function notesRoutes(app: FastifyInstance) {
     } else if (!isStaff(viewer)) {
       throw new AppError("ERR_NO_PERMISSION");
     }
+    // only notes written on tickets the viewer may see (core §6), not the contact's other conversations
+    const visible = visibleTickets(viewer);
     const rows = await q.db
       .select()
       .from(ticketNotes)
-      .where(q.ticketNotes.where(eq(ticketNotes.contactId, req.query.contactId)))
+      .where(
+        q.ticketNotes.where(
+          eq(ticketNotes.contactId, req.query.contactId),
+          visible
+            ? inArray(ticketNotes.ticketId, q.db.select({ id: tickets.id }).from(tickets).where(q.tickets.where(visible)))
+            : undefined,
+        ),
+      )
       .orderBy(desc(ticketNotes.createdAt), desc(ticketNotes.id))
       .limit(200);
     return presentNotes(q, rows);

@@ -6,7 +6,7 @@ import { ticketAudience } from "../../policies/tickets.js";
 import { presentTickets } from "./presenter.js";
 
 type TicketRow = typeof tickets.$inferSelect;
-type Facts = Pick<TicketRow, "userId" | "queueId">;
+type Facts = Pick<TicketRow, "userId" | "queueId" | "status">;
 
 /**
  * What to tell whom after a ticket changed: `update` to everyone who may see it now, `delete` to those

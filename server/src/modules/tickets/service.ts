@@ -30,14 +30,27 @@ type UpdateInput = z.output<typeof TicketUpdateForm>;
 export const ACCEPT_MESSAGE = "{{greeting}} *{{firstName}}*, mi nombre es *{{user}}* y ahora estoy a cargo de su atención.";
 export const TRANSFER_MESSAGE = "*Mensaje automático:* su atención fue transferida al área *{{queue}}*. En breve será atendido.";
 
+/**
+ * ERR_OTHER_OPEN_TICKET for the contact's live ticket on the connection, if any. Which ticket, whose
+ * and in which queue is said only to a viewer who may see it (core §6); others learn that one exists.
+ */
 async function otherOpenTicket(
   q: Scoped,
+  viewer: Viewer,
   contactId: number,
   whatsappId: number | null,
   exceptId: number,
 ): Promise<AppError | null> {
   const [row] = await q.db
-    .select({ id: tickets.id, uuid: tickets.uuid, userId: tickets.userId, userName: users.name, queueName: queues.name })
+    .select({
+      id: tickets.id,
+      uuid: tickets.uuid,
+      status: tickets.status,
+      userId: tickets.userId,
+      queueId: tickets.queueId,
+      userName: users.name,
+      queueName: queues.name,
+    })
     .from(tickets)
     .leftJoin(users, eq(users.id, tickets.userId))
     .leftJoin(queues, eq(queues.id, tickets.queueId))
@@ -51,6 +64,7 @@ async function otherOpenTicket(
     )
     .limit(1);
   if (!row) return null;
+  if (!canSeeTicket(viewer, row)) return new AppError("ERR_OTHER_OPEN_TICKET");
   const data: OtherOpenTicketData = {
     ticketId: row.id,
     uuid: row.uuid,
@@ -95,6 +109,9 @@ export async function createTicket(ctx: RequestCtx, input: CreateInput): Promise
     const viewer = await loadViewer(q, ctx.user);
     const contact = found(await q.contacts.findById(input.contactId), "ERR_NO_CONTACT_FOUND");
     await assertQueue(q, input.queueId);
+    // an agent opens tickets in their own queues only (core §6); staff in any
+    if (input.queueId && !isStaff(viewer) && !viewer.queueIds.includes(input.queueId))
+      throw new AppError("ERR_QUEUE_NOT_ALLOWED");
     await assertUser(q, input.userId);
     const whatsappId = await connectionFor(q, input.whatsappId, viewer);
     const userId = input.userId ?? ctx.user.id;
@@ -111,7 +128,7 @@ export async function createTicket(ctx: RequestCtx, input: CreateInput): Promise
       })
       .onConflictDoNothing()
       .returning();
-    if (!row) throw (await otherOpenTicket(q, contact.id, whatsappId, 0)) ?? new AppError("ERR_CREATING_TICKET");
+    if (!row) throw (await otherOpenTicket(q, viewer, contact.id, whatsappId, 0)) ?? new AppError("ERR_CREATING_TICKET");
     const now = new Date();
     await q.ticketTracking.insert({ ticketId: row.id, whatsappId, queueId: row.queueId, userId, queuedAt: now, startedAt: now });
     const change = await ticketChangeBroadcast(ctx, q, null, row);
@@ -213,9 +230,13 @@ export async function updateTicket(ctx: RequestCtx, id: number, input: UpdateInp
     const q = scoped(tx, ctx.companyId);
     const viewer = await loadViewer(q, ctx.user);
     const t = await q.tickets.lockById(id);
-    if (!t || !canSeeTicket(viewer, t)) throw new AppError("ERR_NO_TICKET_FOUND");
-    // a second accept of a ticket someone else took a moment ago
-    if (input.status === "open" && input.queueId === undefined && t.status === "open" && t.userId && t.userId !== viewer.id) {
+    if (!t) throw new AppError("ERR_NO_TICKET_FOUND");
+    // a second accept of a ticket of one's queues that someone else took a moment ago: say who took it
+    const lateAccept =
+      input.status === "open" && input.queueId === undefined && t.status === "open" && t.userId && t.userId !== viewer.id;
+    if (!canSeeTicket(viewer, lateAccept ? { ...t, status: "pending", userId: null } : t))
+      throw new AppError("ERR_NO_TICKET_FOUND");
+    if (lateAccept && t.userId) {
       const holder = await q.users.findById(t.userId);
       throw new AppError("ERR_TICKET_ALREADY_ACCEPTED", { data: { userName: holder?.name ?? "" } });
     }
@@ -245,7 +266,7 @@ export async function updateTicket(ctx: RequestCtx, id: number, input: UpdateInp
     const becomesLive = patch.status === "open" || patch.status === "pending";
     const whatsappId = patch.whatsappId === undefined ? t.whatsappId : patch.whatsappId;
     if (becomesLive && (t.status === "closed" || whatsappId !== t.whatsappId)) {
-      const other = await otherOpenTicket(q, t.contactId, whatsappId, t.id);
+      const other = await otherOpenTicket(q, viewer, t.contactId, whatsappId, t.id);
       if (other) throw other;
     }
     const updated = await q.tickets.update(t.id, patch);

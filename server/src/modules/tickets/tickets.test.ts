@@ -177,7 +177,8 @@ describe("#tickets transitions (core §4)", () => {
     const other = await buildUser(t.app, w.c.id);
     await addUserQueue(t.app, w.c.id, other.id, w.sales.id);
     const sOther = await login(t.app, other);
-    expectError(await call(sOther, "PUT", `/tickets/${anas.id}`, { status: "closed" }), 403, "ERR_NO_PERMISSION");
+    // a colleague of the same queue does not see Ana's open ticket at all (core §6)
+    expectError(await call(sOther, "PUT", `/tickets/${anas.id}`, { status: "closed" }), 404, "ERR_NO_TICKET_FOUND");
     expectError(await call(w.sAna, "PUT", `/tickets/${anas.id}`, { queueId: w.support.id }), 403, "ERR_NO_PERMISSION");
     expectError(await call(w.sAna, "DELETE", `/tickets/${anas.id}`), 403, "ERR_NO_PERMISSION");
     expectError(await call(w.sBeto, "PUT", `/tickets/${anas.id}`, { status: "closed" }), 404, "ERR_NO_TICKET_FOUND");
@@ -290,9 +291,14 @@ describe("#tickets create and delete", () => {
     expect(noQueue.statusCode).toBe(201);
     expect(noQueue.json()).toMatchObject({ status: "open", userId: w.c.admin.id, whatsappId: w.wa.id, queueId: null });
 
+    // Ana may not see the admin's open ticket: she learns that one exists, not which or whose
     const again = await call(w.sAna, "POST", "/tickets", { contactId: w.contact.id, queueId: w.sales.id });
     expectError(again, 409, "ERR_OTHER_OPEN_TICKET");
-    expect(again.json().data).toMatchObject({ ticketId: noQueue.json().id, userId: w.c.admin.id, userName: w.c.admin.name });
+    expect(again.json().data).toBeUndefined();
+    const subadmin = await login(t.app, await buildUser(t.app, w.c.id, { profile: "subadmin" }));
+    const named = await call(subadmin, "POST", "/tickets", { contactId: w.contact.id, queueId: w.sales.id });
+    expectError(named, 409, "ERR_OTHER_OPEN_TICKET");
+    expect(named.json().data).toMatchObject({ ticketId: noQueue.json().id, userId: w.c.admin.id, userName: w.c.admin.name });
 
     const foreign = await buildCompany(t.app);
     const foreignContact = await buildContact(t.app, foreign.id);

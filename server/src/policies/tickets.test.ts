@@ -1,0 +1,338 @@
+import type { AddressInfo } from "node:net";
+import { Events } from "@charla/contracts";
+import { eq } from "drizzle-orm";
+import { type Socket, io as connect } from "socket.io-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scoped } from "../db/scoped.js";
+import { ticketNotes, tickets } from "../db/schema/index.js";
+import { loadViewer } from "../modules/tickets/viewer.js";
+import { type TestApp, getTestApp } from "../test/app.js";
+import {
+  addUserQueue,
+  buildCompany,
+  buildContact,
+  buildMessage,
+  buildQueue,
+  buildTag,
+  buildTicket,
+  buildUser,
+  buildWhatsapp,
+  login,
+  type Session,
+} from "../test/factories.js";
+import { caller, expectError } from "../test/http.js";
+import { canSeeTicket, ticketAudience, visibleTickets } from "./tickets.js";
+
+let t: TestApp;
+let base: string;
+const sockets: Socket[] = [];
+
+beforeAll(async () => {
+  t = await getTestApp();
+  await t.app.listen({ port: 0, host: "127.0.0.1" });
+  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  for (const s of sockets) s.disconnect();
+  await t.close();
+});
+
+const call = caller(() => t.app);
+
+/**
+ * Ana and Beto serve the same queue, Carla sees queue-less tickets (allTicket), Dora serves another
+ * queue; an admin and a subadmin are staff. The ticket is open and Ana's, with a message, a file and a note.
+ */
+async function world() {
+  const c = await buildCompany(t.app);
+  const wa = await buildWhatsapp(t.app, c.id, { provider: "simulator", status: "CONNECTED", isDefault: true });
+  const sales = await buildQueue(t.app, c.id, { name: "Ventas" });
+  const support = await buildQueue(t.app, c.id, { name: "Soporte" });
+  const ana = await buildUser(t.app, c.id, { name: "Ana" });
+  const beto = await buildUser(t.app, c.id, { name: "Beto" });
+  const carla = await buildUser(t.app, c.id, { name: "Carla", allTicket: "enable" });
+  const dora = await buildUser(t.app, c.id, { name: "Dora" });
+  const sub = await buildUser(t.app, c.id, { name: "Sub", profile: "subadmin" });
+  await addUserQueue(t.app, c.id, ana.id, sales.id);
+  await addUserQueue(t.app, c.id, beto.id, sales.id);
+  await addUserQueue(t.app, c.id, dora.id, support.id);
+  const [admin, sAna, sBeto, sCarla, sDora, sSub] = await Promise.all(
+    [c.admin, ana, beto, carla, dora, sub].map((u) => login(t.app, u)),
+  );
+  const contact = await buildContact(t.app, c.id, { name: "Cliente Privado" });
+  const ticket = await buildTicket(t.app, c.id, {
+    contactId: contact.id,
+    whatsappId: wa.id,
+    queueId: sales.id,
+    status: "open",
+    userId: ana.id,
+  });
+  const mediaPath = await t.app.charla.storage.write(c.id, `media/policy-${ticket.id}.txt`, Buffer.from("secreto"));
+  const message = await buildMessage(t.app, ticket, { body: "mi dirección es secreta" });
+  const file = await buildMessage(t.app, ticket, { body: "", mediaType: "document", mediaPath, mediaName: "a.txt" });
+  const [note] = await t.app.charla.db
+    .insert(ticketNotes)
+    .values({ companyId: c.id, ticketId: ticket.id, contactId: contact.id, userId: ana.id, note: "Cliente VIP" })
+    .returning();
+  return {
+    c,
+    wa,
+    sales,
+    support,
+    ana,
+    beto,
+    carla,
+    dora,
+    admin,
+    sAna,
+    sBeto,
+    sCarla,
+    sDora,
+    sSub,
+    contact,
+    ticket,
+    message,
+    file,
+    note,
+  };
+}
+
+type World = Awaited<ReturnType<typeof world>>;
+
+/** Every way of reaching a ticket by its id: read, uuid, messages, media, notes, tags, update. */
+async function reach(w: World, s: Session) {
+  const tag = await buildTag(t.app, w.c.id);
+  const notesOf = `/ticket-notes/list?ticketId=${w.ticket.id}&contactId=${w.contact.id}`;
+  return {
+    byId: await call(s, "GET", `/tickets/${w.ticket.id}`),
+    byUuid: await call(s, "GET", `/tickets/u/${w.ticket.uuid}`),
+    messages: await call(s, "GET", `/messages/${w.ticket.id}?peek=true`),
+    media: await call(s, "GET", `/messages/${w.file.id}/media`),
+    notes: await call(s, "GET", notesOf),
+    addNote: await call(s, "POST", "/ticket-notes", { ticketId: w.ticket.id, contactId: w.contact.id, note: "otra nota" }),
+    tags: await call(s, "POST", "/tags/sync", { ticketId: w.ticket.id, tags: [{ id: tag.id }] }),
+  };
+}
+
+function open(token: string): Promise<Socket> {
+  const s = connect(base, { path: "/socket.io", auth: { token }, transports: ["websocket"], reconnection: false });
+  sockets.push(s);
+  return new Promise((resolve, reject) => {
+    s.on("connect", () => resolve(s));
+    s.on("connect_error", reject);
+  });
+}
+
+/** The payloads of `event` a socket receives while `act` runs and shortly after. */
+async function received(s: Socket, event: string, act: () => Promise<unknown>, settleMs = 700): Promise<unknown[]> {
+  const got: unknown[] = [];
+  const onEvent = (payload: unknown) => got.push(payload);
+  s.on(event, onEvent);
+  try {
+    await act();
+    await new Promise((r) => setTimeout(r, settleMs));
+  } finally {
+    s.off(event, onEvent);
+  }
+  return got;
+}
+
+describe("#policy an agent does not see a colleague's open ticket (core §6)", () => {
+  it("answers 404 on every route by id to a colleague of the same queue; the assignee and staff reach it", async () => {
+    const w = await world();
+    const beto = await reach(w, w.sBeto);
+    expectError(beto.byId, 404, "ERR_NO_TICKET_FOUND");
+    expectError(beto.byUuid, 404, "ERR_NO_TICKET_FOUND");
+    expectError(beto.messages, 404, "ERR_NO_TICKET_FOUND");
+    expectError(beto.media, 404, "ERR_NO_MESSAGE_FOUND");
+    expectError(beto.notes, 404, "ERR_NO_TICKET_FOUND");
+    expectError(beto.addNote, 404, "ERR_NO_TICKET_FOUND");
+    expectError(beto.tags, 404, "ERR_NO_TICKET_FOUND");
+    expectError(await call(w.sBeto, "DELETE", `/ticket-notes/${w.note.id}`), 404, "ERR_NO_NOTE_FOUND");
+    expectError(await call(w.sBeto, "PUT", `/tickets/${w.ticket.id}`, { status: "closed" }), 404, "ERR_NO_TICKET_FOUND");
+    // nor does the body leak through the list or a search
+    const listed = await call(w.sBeto, "GET", "/tickets?status=open&showAll=true&searchParam=Privado");
+    expect(listed.json().tickets).toEqual([]);
+
+    for (const s of [w.sAna, w.admin, w.sSub]) {
+      const ok = await reach(w, s);
+      expect(ok.byId.json()).toMatchObject({ id: w.ticket.id, userId: w.ana.id });
+      expect(ok.byUuid.statusCode).toBe(200);
+      expect(ok.messages.json().messages.map((m: { id: number }) => m.id)).toContain(w.message.id);
+      expect(ok.media.body).toBe("secreto");
+      expect(ok.notes.json().map((n: { id: number }) => n.id)).toContain(w.note.id);
+      expect(ok.addNote.statusCode).toBe(201);
+      expect(ok.tags.statusCode).toBe(200);
+    }
+  });
+
+  it("shows the same ticket to the queue's agents once it is pending or closed, closed ones with their history", async () => {
+    const w = await world();
+    const db = t.app.charla.db;
+    await db.update(tickets).set({ status: "pending", userId: null }).where(eq(tickets.id, w.ticket.id));
+    expect((await call(w.sBeto, "GET", `/tickets/${w.ticket.id}`)).statusCode).toBe(200);
+    // another queue's agent still does not see it
+    expectError(await call(w.sDora, "GET", `/tickets/${w.ticket.id}`), 404, "ERR_NO_TICKET_FOUND");
+
+    await db.update(tickets).set({ status: "closed", userId: w.ana.id }).where(eq(tickets.id, w.ticket.id));
+    const beto = await reach(w, w.sBeto);
+    expect(beto.byId.json()).toMatchObject({ status: "closed", userId: w.ana.id });
+    expect(beto.messages.json().messages.map((m: { id: number }) => m.id)).toContain(w.message.id);
+    expect(beto.media.statusCode).toBe(200);
+    expect(beto.notes.json().map((n: { id: number }) => n.id)).toContain(w.note.id);
+    expectError(await call(w.sDora, "GET", `/tickets/${w.ticket.id}`), 404, "ERR_NO_TICKET_FOUND");
+  });
+
+  it("sends its live message events to the assignee and staff only, whatever rooms a colleague joins", async () => {
+    const w = await world();
+    const [ana, beto, admin] = await Promise.all([open(w.sAna.token), open(w.sBeto.token), open(w.admin.token)]);
+    beto.emit("joinChatBox", String(w.ticket.id));
+    beto.emit("joinTickets", "open");
+    const event = Events.appMessage(w.c.id);
+    const gotAdmin = received(admin, event, async () => undefined, 2000);
+    const [gotBeto, gotAna] = await Promise.all([
+      received(beto, event, async () => undefined, 2000),
+      received(ana, event, async () => {
+        const res = await call(w.sAna, "POST", `/messages/${w.ticket.id}`, { body: "respuesta privada" });
+        expect(res.statusCode).toBe(201);
+      }),
+    ]);
+    expect(gotAna).toEqual(
+      expect.arrayContaining([expect.objectContaining({ message: expect.objectContaining({ body: "respuesta privada" }) })]),
+    );
+    expect((await gotAdmin).length).toBeGreaterThan(0);
+    expect(gotBeto).toEqual([]);
+  });
+
+  it("lists only the notes of tickets the caller may see", async () => {
+    const w = await world();
+    // an earlier, closed conversation of the same contact in Beto's queue, with its own note
+    const closed = await buildTicket(t.app, w.c.id, {
+      contactId: w.contact.id,
+      whatsappId: w.wa.id,
+      queueId: w.sales.id,
+      status: "closed",
+      userId: w.ana.id,
+    });
+    const [old] = await t.app.charla.db
+      .insert(ticketNotes)
+      .values({ companyId: w.c.id, ticketId: closed.id, contactId: w.contact.id, userId: w.ana.id, note: "Antigua" })
+      .returning();
+    const query = (ticketId: number) => `/ticket-notes/list?ticketId=${ticketId}&contactId=${w.contact.id}`;
+    const beto = await call(w.sBeto, "GET", query(closed.id));
+    expect(beto.json().map((n: { id: number }) => n.id)).toEqual([old.id]);
+    const ana = await call(w.sAna, "GET", query(closed.id));
+    expect(
+      ana
+        .json()
+        .map((n: { id: number }) => n.id)
+        .sort(),
+    ).toEqual([old.id, w.note.id].sort());
+    const admin = await call(w.admin, "GET", `/ticket-notes/list?contactId=${w.contact.id}`);
+    expect(admin.json()).toHaveLength(2);
+  });
+
+  it("agrees with itself: a read by id, the list condition and the event audience decide alike", async () => {
+    const w = await world();
+    const facts = [
+      { status: "open", userId: w.ana.id, queueId: w.sales.id },
+      { status: "open", userId: w.beto.id, queueId: w.sales.id },
+      { status: "open", userId: w.carla.id, queueId: null },
+      { status: "open", userId: w.c.admin.id, queueId: w.support.id },
+      { status: "pending", userId: null, queueId: w.sales.id },
+      { status: "pending", userId: null, queueId: w.support.id },
+      { status: "pending", userId: null, queueId: null },
+      { status: "closed", userId: w.beto.id, queueId: w.sales.id },
+      { status: "closed", userId: w.dora.id, queueId: w.support.id },
+      { status: "closed", userId: w.ana.id, queueId: null },
+    ] as const;
+    const rows = [];
+    for (const f of facts) {
+      const contact = await buildContact(t.app, w.c.id);
+      rows.push(await buildTicket(t.app, w.c.id, { contactId: contact.id, whatsappId: w.wa.id, ...f }));
+    }
+    const q = scoped(t.app.charla.db, w.c.id);
+    const people = [w.ana, w.beto, w.carla, w.dora, w.c.admin];
+    const audiences = new Map(await Promise.all(rows.map(async (r) => [r.id, await ticketAudience(q, r)] as const)));
+    for (const person of people) {
+      const viewer = await loadViewer(q, { ...person, sessionId: "x", plan: null });
+      const listed = await q.db
+        .select({ id: tickets.id })
+        .from(tickets)
+        .where(q.tickets.where(visibleTickets(viewer)));
+      const listedIds = new Set(listed.map((r) => r.id));
+      for (const row of rows) {
+        const sees = canSeeTicket(viewer, row);
+        expect({ person: person.name, ticket: row.id, listed: listedIds.has(row.id) }).toEqual({
+          person: person.name,
+          ticket: row.id,
+          listed: sees,
+        });
+        expect({ person: person.name, ticket: row.id, told: audiences.get(row.id)?.includes(person.id) }).toEqual({
+          person: person.name,
+          ticket: row.id,
+          told: sees,
+        });
+      }
+    }
+    // the rule itself, spelled out for Beto (sales): his own and the queue's non-open ones
+    const beto = await loadViewer(q, { ...w.beto, sessionId: "x", plan: null });
+    expect(rows.map((r) => canSeeTicket(beto, r))).toEqual([false, true, false, false, true, false, false, true, false, false]);
+  });
+});
+
+describe("#policy what an agent learns about a live ticket they cannot see", () => {
+  it("ERR_OTHER_OPEN_TICKET names the ticket, its user and queue only to who may see it", async () => {
+    const w = await world();
+    const closed = await buildTicket(t.app, w.c.id, {
+      contactId: w.contact.id,
+      whatsappId: w.wa.id,
+      queueId: w.sales.id,
+      status: "closed",
+      userId: w.beto.id,
+    });
+    // Beto reopens his closed conversation while Ana holds the contact's open one
+    const hidden = await call(w.sBeto, "PUT", `/tickets/${closed.id}`, { status: "open", userId: w.beto.id });
+    expectError(hidden, 409, "ERR_OTHER_OPEN_TICKET");
+    expect(hidden.json().data).toBeUndefined();
+    expect(hidden.body).not.toContain(w.ticket.uuid);
+    expect(hidden.body).not.toContain("Ana");
+    expect(hidden.body).not.toContain("Ventas");
+    const created = await call(w.sBeto, "POST", "/tickets", { contactId: w.contact.id, queueId: w.sales.id });
+    expectError(created, 409, "ERR_OTHER_OPEN_TICKET");
+    expect(created.json().data).toBeUndefined();
+
+    // Ana and staff learn which one and whose
+    const mine = await call(w.sAna, "POST", "/tickets", { contactId: w.contact.id, queueId: w.sales.id });
+    expectError(mine, 409, "ERR_OTHER_OPEN_TICKET");
+    expect(mine.json().data).toEqual({
+      ticketId: w.ticket.id,
+      uuid: w.ticket.uuid,
+      userId: w.ana.id,
+      userName: "Ana",
+      queueName: "Ventas",
+    });
+    const staff = await call(w.admin, "PUT", `/tickets/${closed.id}`, { status: "open", userId: w.c.admin.id });
+    expectError(staff, 409, "ERR_OTHER_OPEN_TICKET");
+    expect(staff.json().data).toMatchObject({ ticketId: w.ticket.id, userName: "Ana", queueName: "Ventas" });
+  });
+
+  it("an agent opens tickets only in their own queues; staff in any", async () => {
+    const w = await world();
+    const other = await buildContact(t.app, w.c.id);
+    expectError(
+      await call(w.sBeto, "POST", "/tickets", { contactId: other.id, queueId: w.support.id }),
+      403,
+      "ERR_QUEUE_NOT_ALLOWED",
+    );
+    expect(await t.app.charla.db.select().from(tickets).where(eq(tickets.contactId, other.id))).toEqual([]);
+    const own = await call(w.sBeto, "POST", "/tickets", { contactId: other.id, queueId: w.sales.id });
+    expect(own.statusCode).toBe(201);
+    expect(own.json()).toMatchObject({ queueId: w.sales.id, userId: w.beto.id });
+
+    const third = await buildContact(t.app, w.c.id);
+    const bySub = await call(w.sSub, "POST", "/tickets", { contactId: third.id, queueId: w.support.id });
+    expect(bySub.statusCode).toBe(201);
+    expect(bySub.json()).toMatchObject({ queueId: w.support.id });
+  });
+});
