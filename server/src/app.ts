@@ -28,6 +28,7 @@ import { usersRoutes } from "./modules/users/routes.js";
 import { whatsappsRoutes } from "./modules/whatsapps/routes.js";
 import { authPlugin } from "./plugins/auth.js";
 import { errorsPlugin } from "./plugins/errors.js";
+import { rateLimitPlugin } from "./plugins/rate-limit.js";
 import { createRealtime } from "./realtime/realtime.js";
 
 declare module "fastify" {
@@ -88,7 +89,13 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(multipart, { limits: { fileSize: config.maxUploadBytes, files: 10, fields: 50 } });
   const webDist = config.webDist && existsSync(join(config.webDist, "index.html")) ? config.webDist : null;
   await app.register(errorsPlugin, { spaIndex: webDist !== null });
+  await app.register(rateLimitPlugin, {
+    perIp: config.apiMaxPerIp,
+    perUser: config.apiMaxPerUser,
+    redisUrl: config.redisUrl,
+  });
   await app.register(authPlugin, services);
+  app.addHook("onRequest", app.rateLimitPerUser);
 
   await app.register(
     async (api) => {

@@ -22,6 +22,9 @@ export type Config = {
   loginMaxPerIp: number;
   loginMaxPerEmail: number;
   loginWindowSec: number;
+  /** API requests a minute from one address (before authentication) and from one user (after). */
+  apiMaxPerIp: number;
+  apiMaxPerUser: number;
   webDist: string | null;
   maxUploadBytes: number;
   /** Test mode: "beta" connections use a stand-in phone that shows a QR and scans it itself. */
@@ -72,6 +75,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     loginMaxPerIp: int(env.LOGIN_MAX_PER_IP, 30),
     loginMaxPerEmail: int(env.LOGIN_MAX_PER_EMAIL, 10),
     loginWindowSec: int(env.LOGIN_WINDOW_SEC, 15 * 60),
+    apiMaxPerIp: int(env.API_MAX_PER_IP, 3000),
+    apiMaxPerUser: int(env.API_MAX_PER_USER, 1200),
     webDist: env.WEB_DIST === "" ? null : resolve(env.WEB_DIST ?? new URL("../../web/dist", import.meta.url).pathname),
     maxUploadBytes: int(env.MAX_UPLOAD_BYTES, 20 * 1024 * 1024),
     fakeWhatsapp: env.CHARLA_FAKE_WHATSAPP === "1",

@@ -31,6 +31,8 @@ export async function getTestApp(
       jwtRefreshSecret: "test-refresh-secret",
       loginMaxPerIp: 100_000,
       loginMaxPerEmail: 100_000,
+      apiMaxPerIp: 1_000_000,
+      apiMaxPerUser: 1_000_000,
       refreshReuseGraceSec: 0,
       webDist: null,
       logLevel: "warn",
