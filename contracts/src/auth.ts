@@ -1,13 +1,13 @@
 import { z } from "zod";
-import { V } from "./common.js";
+import { V, text } from "./common.js";
 import type { PlanFlagSet, Profile } from "./permissions.js";
 import type { SettingView } from "./settings.js";
 import type { QueueRef } from "./users.js";
 
 /** Login form (core §5): values trimmed, email lower-cased. */
 export const LoginForm = z.object({
-  email: z.string({ error: V.required }).trim().toLowerCase().min(1, V.required).max(120, V.tooLong),
-  password: z.string({ error: V.required }).trim().min(1, V.required).max(100, V.tooLong),
+  email: text({ error: V.required }).trim().toLowerCase().min(1, V.required).max(120, V.tooLong),
+  password: text({ error: V.required }).trim().min(1, V.required).max(100, V.tooLong),
 });
 export type LoginForm = z.input<typeof LoginForm>;
 

@@ -12,6 +12,8 @@ export const V = {
   queueRequired: "validation.queueRequired",
   /** Blank message text with no file. */
   emptyMessage: "validation.emptyMessage",
+  /** Text PostgreSQL cannot store: a NUL character or half of a UTF-16 surrogate pair. */
+  invalidText: "validation.invalidText",
 } as const;
 
 // Every message zod produces is an i18n key, also where a schema sets none (missing body, bad query).
@@ -19,15 +21,31 @@ z.config({
   customError: (issue) => (issue.code === "invalid_type" && issue.input === undefined ? V.required : V.invalid),
 });
 
-export const requiredName = z
-  .string({ error: V.required })
+// NUL, or a high surrogate without its low half, or a low one without its high half
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding NUL is the point
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, "g");
+
+/** True when PostgreSQL can store the text: no NUL and no lone UTF-16 surrogate. */
+export const isStorableText = (s: string): boolean => !UNSTORABLE.test(s);
+
+/** The text with NUL characters dropped and lone surrogates replaced by U+FFFD (for text we receive, not refuse). */
+export const storableText = (s: string): string =>
+  UNSTORABLE.test(s) ? s.replace(UNSTORABLE_ALL, (c) => (c === "\u0000" ? "" : "\uFFFD")) : s;
+
+/**
+ * Every string of a form, query or path: `z.string` that refuses what PostgreSQL cannot store, so a
+ * NUL answers 400 ERR_VALIDATION instead of reaching the database. Chain `.trim()`, `.max()` as usual.
+ */
+export const text = (params?: Parameters<typeof z.string>[0]) => z.string(params).refine(isStorableText, V.invalidText);
+
+export const requiredName = text({ error: V.required })
   .trim()
   .min(1, V.required)
   .min(Limits.name.min, V.tooShort)
   .max(Limits.name.max, V.tooLong);
 
-export const emailField = z
-  .string({ error: V.required })
+export const emailField = text({ error: V.required })
   .trim()
   .toLowerCase()
   .min(1, V.required)
@@ -39,10 +57,10 @@ export const IdSchema = z.coerce.number({ error: V.invalid }).int(V.invalid).pos
 export const IdParams = z.object({ id: IdSchema });
 
 export const PageQuery = z.object({
-  searchParam: z.string().trim().max(200).optional().default(""),
+  searchParam: text().trim().max(200).optional().default(""),
   pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
 });
 export type PageQuery = z.infer<typeof PageQuery>;
 
 /** ISO date (YYYY-MM-DD). */
-export const DateOnly = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, V.invalid);
+export const DateOnly = text().regex(/^\d{4}-\d{2}-\d{2}$/, V.invalid);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DateOnly, IdSchema, V, emailField, requiredName } from "./common.js";
+import { DateOnly, IdSchema, V, emailField, requiredName, text } from "./common.js";
 import { Limits } from "./limits.js";
 import type { PlanView } from "./plans.js";
 import type { SettingView } from "./settings.js";
@@ -13,22 +13,22 @@ const color = z
 const companyFields = {
   name: requiredName,
   email: z.union([z.literal(""), emailField]).optional(),
-  phone: z.string().trim().max(30, V.tooLong).optional(),
+  phone: text().trim().max(30, V.tooLong).optional(),
   planId: IdSchema,
   status: z.boolean().optional(),
   dueDate: DateOnly.nullable().optional(),
   recurrence: z.enum(Recurrences).optional(),
   primaryColor: color.optional(),
   headerColor: color.optional(),
-  pageTitle: z.string().trim().max(60, V.tooLong).optional(),
-  phoneNotification: z.string().trim().max(30, V.tooLong).optional(),
+  pageTitle: text().trim().max(60, V.tooLong).optional(),
+  phoneNotification: text().trim().max(30, V.tooLong).optional(),
 };
 
 /** POST /companies (super): the company and its first admin, who logs in with `email` + `password`. */
 export const CompanyCreateForm = z.object({
   ...companyFields,
   email: emailField,
-  password: z.string().min(Limits.password.min, V.tooShort).max(Limits.password.max, V.tooLong),
+  password: text().min(Limits.password.min, V.tooShort).max(Limits.password.max, V.tooLong),
   adminName: requiredName.optional(),
 });
 export type CompanyCreateForm = z.input<typeof CompanyCreateForm>;

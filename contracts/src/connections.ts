@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { IdSchema, V, requiredName } from "./common.js";
+import { IdSchema, V, requiredName, text } from "./common.js";
 import type { QueueRef } from "./users.js";
 
 export const ConnectionStatuses = ["qrcode", "PAIRING", "OPENING", "CONNECTED", "DISCONNECTED", "TIMEOUT"] as const;
@@ -9,7 +9,7 @@ export type ConnectionStatus = (typeof ConnectionStatuses)[number];
 export const ConnectionProviders = ["beta", "simulator"] as const;
 export type ConnectionProvider = (typeof ConnectionProviders)[number];
 
-const message = z.string().max(4096, V.tooLong).optional().default("");
+const message = text().max(4096, V.tooLong).optional().default("");
 const minutes = z.coerce.number({ error: V.invalid }).int(V.invalid).min(0, V.invalid).max(100_000, V.invalid);
 
 /**
@@ -23,7 +23,7 @@ export const ConnectionForm = z.object({
     .string({ error: V.required })
     .trim()
     .transform((raw) => raw.replace(/\D/g, ""))
-    .pipe(z.string().min(1, V.required).min(8, V.tooShort).max(20, V.tooLong)),
+    .pipe(text().min(1, V.required).min(8, V.tooShort).max(20, V.tooLong)),
   provider: z.enum(ConnectionProviders).optional().default("beta"),
   isDefault: z.boolean().optional().default(false),
   greetingMessage: message,

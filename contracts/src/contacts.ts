@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { V, emailField, requiredName } from "./common.js";
+import { V, emailField, requiredName, text } from "./common.js";
 import { Limits } from "./limits.js";
 
 /** Digits only: how numbers are stored and compared (WhatsApp ids are digits). */
@@ -9,11 +9,11 @@ const number = z
   .string()
   .trim()
   .transform(normalizeNumber)
-  .pipe(z.union([z.literal(""), z.string().min(Limits.contactNumber.min, V.tooShort).max(Limits.contactNumber.max, V.tooLong)]));
+  .pipe(z.union([z.literal(""), text().min(Limits.contactNumber.min, V.tooShort).max(Limits.contactNumber.max, V.tooLong)]));
 
 export const ExtraInfoItem = z.object({
-  name: z.string().trim().min(1, V.required).max(100, V.tooLong),
-  value: z.string().trim().max(1000, V.tooLong),
+  name: text().trim().min(1, V.required).max(100, V.tooLong),
+  value: text().trim().max(1000, V.tooLong),
 });
 
 /** Contact modal (core §5): name 2–50, number optional 8–50 digits, email valid when given. */

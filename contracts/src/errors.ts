@@ -336,6 +336,24 @@ const catalogue = {
     pt: "A senha atual não está correta.",
     en: "The current password is not correct.",
   },
+  ERR_INVALID_TEXT: {
+    status: 400,
+    es: "El texto contiene caracteres no válidos.",
+    pt: "O texto contém caracteres inválidos.",
+    en: "The text contains characters that are not allowed.",
+  },
+  ERR_STORAGE_QUOTA: {
+    status: 413,
+    es: "La empresa alcanzó su límite de almacenamiento de archivos.",
+    pt: "A empresa atingiu o limite de armazenamento de arquivos.",
+    en: "The company has reached its file storage limit.",
+  },
+  ERR_QUERY_TIMEOUT: {
+    status: 503,
+    es: "La consulta tardó demasiado. Afina la búsqueda e inténtalo de nuevo.",
+    pt: "A consulta demorou demais. Refine a busca e tente novamente.",
+    en: "The query took too long. Narrow the search and try again.",
+  },
 } satisfies Record<string, Entry>;
 
 export type ErrorCode = keyof typeof catalogue;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "./common.js";
 import { Limits } from "./limits.js";
 
 const onOff = ["enabled", "disabled"] as const;
@@ -26,7 +27,7 @@ export const settingKeys = Object.keys(SettingDefinitions) as SettingKey[];
 export const isSettingKey = (k: unknown): k is SettingKey => typeof k === "string" && Object.hasOwn(SettingDefinitions, k);
 
 export const SettingUpdateForm = z.object({
-  value: z.string().max(Limits.settingValueMax),
+  value: text().max(Limits.settingValueMax),
 });
 export type SettingUpdateForm = z.infer<typeof SettingUpdateForm>;
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { V } from "./common.js";
+import { V, text } from "./common.js";
 import { MediaTypes } from "./tickets.js";
 
 /** A simulated customer's message (issue #3 simulator API); `id` is the channel message id. */
@@ -8,22 +8,22 @@ export const SimulatorInboundForm = z.object({
     .string()
     .trim()
     .regex(/^\+?[\d\s()-]{8,30}$/, V.invalid),
-  name: z.string().trim().max(50, V.tooLong).optional(),
-  body: z.string().max(4096, V.tooLong).optional().default(""),
-  id: z.string().trim().min(1).max(100).optional(),
+  name: text().trim().max(50, V.tooLong).optional(),
+  body: text().max(4096, V.tooLong).optional().default(""),
+  id: text().trim().min(1).max(100).optional(),
   mediaType: z.enum(MediaTypes).optional(),
-  mediaBase64: z.string().max(12_000_000, V.tooLong).optional(),
-  fileName: z.string().trim().max(200).optional(),
-  mimetype: z.string().trim().max(100).optional(),
-  quotedId: z.string().trim().max(100).optional(),
+  mediaBase64: text().max(12_000_000, V.tooLong).optional(),
+  fileName: text().trim().max(200).optional(),
+  mimetype: text().trim().max(100).optional(),
+  quotedId: text().trim().max(100).optional(),
   location: z
     .object({
       latitude: z.number().min(-90).max(90),
       longitude: z.number().min(-180).max(180),
-      description: z.string().max(300).optional(),
+      description: text().max(300).optional(),
     })
     .optional(),
-  vcard: z.object({ name: z.string().trim().min(1).max(100), number: z.string().trim().min(3).max(30) }).optional(),
+  vcard: z.object({ name: text().trim().min(1).max(100), number: text().trim().min(3).max(30) }).optional(),
 });
 export type SimulatorInboundForm = z.input<typeof SimulatorInboundForm>;
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DateOnly, IdSchema, V } from "./common.js";
+import { DateOnly, IdSchema, V, text } from "./common.js";
 import type { ContactView } from "./contacts.js";
 import { Limits } from "./limits.js";
 import type { QueueRef } from "./users.js";
@@ -98,7 +98,7 @@ const flag = z
 
 /** GET /tickets (core §7): every filter of the list and search tabs. */
 export const TicketListQuery = z.object({
-  searchParam: z.string().trim().max(200).optional().default(""),
+  searchParam: text().trim().max(200).optional().default(""),
   pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
   status: z.enum(TicketStatuses).optional(),
   tags: idList,
@@ -171,13 +171,13 @@ export type MessagesPage = { messages: MessageView[]; ticket: TicketView; count:
 
 /** POST /messages/{ticketId} as JSON; multipart sends `medias` files and the same fields as text. */
 export const MessageSendForm = z.object({
-  body: z.string().max(Limits.messageBody.max, V.tooLong).optional().default(""),
+  body: text().max(Limits.messageBody.max, V.tooLong).optional().default(""),
   quotedMsg: z.object({ id: IdSchema }).nullable().optional(),
   /** Admins' sign option (core §5): prefixes the text with the user's name in bold. */
   sign: z.boolean().optional().default(false),
   read: z.boolean().optional(),
   fromMe: z.boolean().optional(),
-  mediaUrl: z.string().max(500).optional(),
+  mediaUrl: text().max(500).optional(),
 });
 export type MessageSendForm = z.input<typeof MessageSendForm>;
 

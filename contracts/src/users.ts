@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { IdSchema, V, emailField, requiredName } from "./common.js";
+import { IdSchema, V, emailField, requiredName, text } from "./common.js";
 import { Limits } from "./limits.js";
 import { Profiles, type Profile } from "./permissions.js";
 
-const password = z.string().min(Limits.password.min, V.tooShort).max(Limits.password.max, V.tooLong);
+const password = text().min(Limits.password.min, V.tooShort).max(Limits.password.max, V.tooLong);
 
 const userFields = {
   name: requiredName,

@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { AppError } from "../lib/app-error.js";
+import { pgClientErrorCode } from "../lib/pg-errors.js";
 
 const body = (code: ErrorCode, extra: Partial<ErrorBody> = {}): ErrorBody => ({
   error: code,
@@ -40,6 +41,12 @@ export const errorsPlugin = fp(async (app: FastifyInstance, opts: { spaIndex?: b
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       return reply.status(err.statusCode).send(body(frameworkCode(err)));
+    }
+    // text the database cannot store (a NUL that slipped past the forms) or a statement over its time limit
+    const dbCode = pgClientErrorCode(err);
+    if (dbCode) {
+      req.log.warn({ err: { code: err.code, name: err.name } }, "database refused the request");
+      return reply.status(ErrorCatalogue[dbCode].status).send(body(dbCode));
     }
     req.log.error({ err: { message: err.message, code: err.code, name: err.name } }, "unhandled error");
     return reply.status(500).send(body("ERR_INTERNAL"));

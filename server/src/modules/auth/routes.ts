@@ -1,4 +1,4 @@
-import { LoginForm } from "@charla/contracts";
+import { LoginForm, storableText } from "@charla/contracts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Services } from "../../context.js";
@@ -19,7 +19,7 @@ export async function authRoutes(app: FastifyInstance, s: Services) {
       path: COOKIE_PATH,
       maxAge: s.config.refreshTokenTtlSec,
     });
-  const client = (req: FastifyRequest) => ({ ip: req.ip, userAgent: String(req.headers["user-agent"] ?? "") });
+  const client = (req: FastifyRequest) => ({ ip: req.ip, userAgent: storableText(String(req.headers["user-agent"] ?? "")) });
 
   r.post("/auth/login", { schema: { body: LoginForm }, config: { public: true } }, async (req, reply) => {
     const issued = await login(s, req.body, client(req));

@@ -1,5 +1,15 @@
 import { extname } from "node:path";
-import { IdParams, Limits, MessageSendForm, MessagesQuery, type MessagesPage, type MessageView, V, can } from "@charla/contracts";
+import {
+  IdParams,
+  Limits,
+  MessageSendForm,
+  MessagesQuery,
+  type MessagesPage,
+  type MessageView,
+  V,
+  can,
+  storableText,
+} from "@charla/contracts";
 import { count, desc, eq, inArray, isNull, lte } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -59,7 +69,11 @@ async function readDraft(req: FastifyRequest): Promise<Draft> {
         }
         const data = await part.toBuffer();
         if (part.file.truncated) throw new AppError("ERR_FILE_TOO_LARGE");
-        files.push({ data, mimetype: part.mimetype || "application/octet-stream", fileName: part.filename || "file" });
+        files.push({
+          data,
+          mimetype: part.mimetype || "application/octet-stream",
+          fileName: storableText(part.filename || "") || "file",
+        });
       } else if (typeof part.value === "string") {
         fields[part.fieldname] = part.value;
       }

@@ -1,4 +1,4 @@
-import { Events, SettingDefinitions, SettingUpdateForm, isSettingKey, isValidSettingValue } from "@charla/contracts";
+import { Events, SettingDefinitions, SettingUpdateForm, isSettingKey, isValidSettingValue, text } from "@charla/contracts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -8,7 +8,7 @@ import { withTransaction } from "../../db/tx.js";
 import { AppError } from "../../lib/app-error.js";
 import { listSettings } from "./queries.js";
 
-const KeyParams = z.object({ key: z.string().max(60) });
+const KeyParams = z.object({ key: text().max(60) });
 
 export async function settingsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();

@@ -1,4 +1,4 @@
-import { ConnectionForm, type ConnectionStatus, Events, IdParams } from "@charla/contracts";
+import { ConnectionForm, type ConnectionStatus, Events, IdParams, text } from "@charla/contracts";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -10,7 +10,7 @@ import { driverError } from "../messages/send.js";
 import { connectionView, createConnection, deleteConnection, listConnections, updateConnection } from "./service.js";
 
 // `session=0` is what the web sends (core §7); sessions are never part of the answer
-const ListQuery = z.object({ session: z.string().max(5).optional(), companyId: z.string().max(12).optional() });
+const ListQuery = z.object({ session: text().max(5).optional(), companyId: text().max(12).optional() });
 
 const tenant = scopedFor;
 

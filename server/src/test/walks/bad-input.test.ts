@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestApp, getTestApp } from "../app.js";
 import { as, buildCompany, buildUser, login, type Session } from "../factories.js";
-import { fillParams, sampleOf } from "./samples.js";
+import { fillParams, sampleOf, stringFields, withValue } from "./samples.js";
 
 /**
  * Sends malformed, wrong-typed and oversized params, queries and bodies to every route as a super
@@ -91,4 +91,63 @@ describe("bad-input walk", () => {
     expect(failures).toEqual([]);
     // over a thousand requests across every route: its time grows with the API
   }, 180_000);
+
+  it("no route answers 5xx to text PostgreSQL cannot store (NUL, lone surrogates) in any string field", async () => {
+    const routes = t.app.routeTable.filter((r) => r.url.startsWith("/api/"));
+    let session: Session = await login(t.app, sup);
+    const failures: string[] = [];
+    const refused: string[] = [];
+    let sent = 0;
+    const send = async (method: string, url: string, payload?: string | object | Buffer, contentType = "application/json") => {
+      const res = await as(t.app, session, {
+        method: method as "GET",
+        url,
+        payload: payload as string,
+        headers: payload === undefined ? {} : { "content-type": contentType },
+      });
+      sent++;
+      const what = `${method} ${url.slice(0, 120)} ${typeof payload === "object" && !Buffer.isBuffer(payload) ? JSON.stringify(payload).slice(0, 120) : ""}`;
+      if (res.statusCode >= 500) failures.push(`${what} → ${res.statusCode} ${res.body.slice(0, 200)}`);
+      else if (res.statusCode === 400) refused.push(what);
+      if (res.statusCode === 401) session = await login(t.app, sup);
+      return res;
+    };
+    const bad = ["a\u0000b", "\u0000", "a\ud800b", "b\udc00"];
+
+    for (const route of routes) {
+      const url = fillParams(route.url, (name) => (name === "key" ? "userRating" : "987654"));
+      // query strings: every declared string field, and the common list parameters where none is declared
+      const queryFields = stringFields(route.schema.querystring).map((f) => f.path[0]);
+      for (const field of new Set([...queryFields, "searchParam"])) {
+        await send(route.method, `${url}?${field}=a%00b`);
+        await send(route.method, `${url}?${field}=%00`);
+      }
+      if (!["POST", "PUT", "PATCH", "DELETE"].includes(route.method)) continue;
+      for (const field of stringFields(route.schema.body))
+        for (const value of bad) await send(route.method, url, withValue(field.sample, field.path, value));
+      // bodies read by the handler (multipart forms, JSON without a declared schema): the usual names
+      for (const name of ["body", "name", "email", "password", "note", "value", "quotedMsg", "number"]) {
+        await send(route.method, url, { [name]: "a\u0000b" });
+        const boundary = "nulwalk";
+        const form = Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\na\u0000b\r\n` +
+            `--${boundary}\r\nContent-Disposition: form-data; name="medias"; filename="f\u0000.png"\r\nContent-Type: image/png\r\n\r\nxx\r\n` +
+            `--${boundary}--\r\n`,
+        );
+        await send(route.method, url, form, `multipart/form-data; boundary=${boundary}`);
+      }
+      if (route.url.startsWith("/api/v1/auth/")) session = await login(t.app, sup);
+    }
+    expect(sent).toBeGreaterThan(500);
+    expect(refused.length).toBeGreaterThan(100);
+    expect(failures).toEqual([]);
+    // the login form is public: a NUL there is a plain 400, not a crash
+    const anon = await t.app.inject({
+      method: "POST",
+      url: "/api/v1/auth/login",
+      payload: { email: "a\u0000@b.co", password: "x\u0000" },
+    });
+    expect(anon.statusCode).toBe(400);
+    expect(anon.json().error).toBe("ERR_VALIDATION");
+  }, 240_000);
 });

@@ -60,6 +60,43 @@ function sampleString(js: Json): string {
   return base.padEnd(js.minLength ?? 0, "x");
 }
 
+/**
+ * Paths of every string field a schema declares (required or not, nested objects included), each with
+ * a valid sample of the whole value to put a bad string into.
+ */
+export function stringFields(schema: unknown): { path: string[]; sample: Record<string, unknown> }[] {
+  if (!schema || typeof (schema as ZodType).safeParse !== "function") return [];
+  const js = z.toJSONSchema(schema as ZodType, { io: "input", unrepresentable: "any" }) as Json;
+  const sample = fromJson(js);
+  if (!sample || typeof sample !== "object" || Array.isArray(sample)) return [];
+  const out: { path: string[]; sample: Record<string, unknown> }[] = [];
+  const walk = (node: Json, path: string[]) => {
+    const alt = node.anyOf ?? node.oneOf;
+    if (alt) {
+      for (const a of alt) walk(a, path);
+      return;
+    }
+    const types = Array.isArray(node.type) ? node.type : [node.type];
+    if (types.includes("string") && path.length) out.push({ path, sample: structuredClone(sample) as Record<string, unknown> });
+    if (types.includes("object")) for (const [key, child] of Object.entries(node.properties ?? {})) walk(child, [...path, key]);
+  };
+  walk(js, []);
+  const seen = new Set<string>();
+  return out.filter((f) => !seen.has(f.path.join(".")) && seen.add(f.path.join(".")));
+}
+
+/** `value` at `path` of a copy of `sample`, building the objects on the way. */
+export function withValue(sample: Record<string, unknown>, path: string[], value: unknown): Record<string, unknown> {
+  const copy = structuredClone(sample);
+  let node: Record<string, unknown> = copy;
+  for (const key of path.slice(0, -1)) {
+    if (!node[key] || typeof node[key] !== "object") node[key] = {};
+    node = node[key] as Record<string, unknown>;
+  }
+  node[path[path.length - 1]] = value;
+  return copy;
+}
+
 /** Replaces every `:param` of a route with a value. */
 export function fillParams(url: string, value: (name: string, resource: string) => string): string {
   const segs = url.split("/");
