@@ -1,4 +1,4 @@
-import { boolean, date, integer, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, date, integer, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { timestamps } from "./timestamps.js";
 import { plans } from "./plans.js";
 
@@ -20,6 +20,8 @@ export const companies = pgTable(
     pageTitle: text("page_title").notNull().default(""),
     phoneNotification: text("phone_notification").notNull().default(""),
     logoPath: text("logo_path"),
+    /** Bytes of the company's stored files (uploads and media), counted against its storage quota. */
+    storageBytes: bigint("storage_bytes", { mode: "number" }).notNull().default(0),
     ...timestamps,
   },
   (t) => [uniqueIndex("companies_name_key").on(t.name)],

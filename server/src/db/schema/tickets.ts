@@ -119,10 +119,13 @@ export const messages = pgTable(
     isAutomatic: boolean("is_automatic").notNull().default(false),
     userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
     data: jsonb("data").$type<Record<string, unknown>>(),
+    /** The sender's own id for an outgoing message (idempotency key): a retried request finds its row, never sends twice. */
+    clientId: text("client_id"),
     ...timestamps,
   },
   (t) => [
     foreignKey({ columns: [t.companyId, t.ticketId], foreignColumns: [tickets.companyId, tickets.id] }).onDelete("cascade"),
+    uniqueIndex("messages_client_key").on(t.companyId, t.ticketId, t.clientId).where(sql`${t.clientId} is not null`),
     // a replayed driver event finds its row here and changes nothing (behaviours: inbound path 2)
     uniqueIndex("messages_channel_key").on(t.whatsappId, t.channelId).where(sql`${t.channelId} is not null`),
     index("messages_company_ticket_created_idx").on(
