@@ -27,8 +27,17 @@ export const UserUpdateForm = z.object({
   ...userFields,
   profile: userFields.profile.optional(),
   password: z.union([z.literal(""), password]).optional(),
+  /** The editor's current password; required when users change their own (ERR_WRONG_PASSWORD when it is not theirs). */
+  currentPassword: text().max(Limits.password.max, V.tooLong).optional(),
 });
 export type UserUpdateForm = z.input<typeof UserUpdateForm>;
+
+/** Editing oneself (the "Perfil" modal): a new password needs the current one. */
+export const OwnUserUpdateForm = UserUpdateForm.refine((u) => !u.password || !!u.currentPassword, {
+  path: ["currentPassword"],
+  error: V.required,
+});
+export type OwnUserUpdateForm = z.input<typeof OwnUserUpdateForm>;
 
 /** PUT /users-company/{id}: a super admin moves a user to another company. */
 export const UserCompanyForm = z.object({

@@ -36,11 +36,13 @@ export async function usersRoutes(app: FastifyInstance) {
     return reply.status(204).send();
   });
 
-  r.post("/users/:id/media-upload", { schema: { params: IdParams }, config: { authenticated: true } }, async (req) => {
-    const file = await readSingleFile(req, "profileImage", req.ctx.config.maxUploadBytes);
-    if (!isJpeg(file)) throw new AppError("ERR_INVALID_FILE_TYPE");
-    return setProfileImage(req.ctx, req.params.id, file);
-  });
+  r.post("/users/:id/media-upload", { schema: { params: IdParams }, config: { authenticated: true } }, (req) =>
+    setProfileImage(req.ctx, req.params.id, async () => {
+      const file = await readSingleFile(req, "profileImage", req.ctx.config.maxUploadBytes);
+      if (!isJpeg(file)) throw new AppError("ERR_INVALID_FILE_TYPE");
+      return file;
+    }),
+  );
 
   r.get("/users/:id/profile-image", { schema: { params: IdParams }, config: { authenticated: true } }, async (req, reply) => {
     const user = found(await scoped(req.ctx.db, req.ctx.companyId).users.findById(req.params.id), "ERR_NO_USER_FOUND");

@@ -1,4 +1,5 @@
-import { Events, type Profile, type UserView, can } from "@charla/contracts";
+import { Events, type Profile, type UserView, V, can } from "@charla/contracts";
+import argon2 from "argon2";
 import { and, count, eq, inArray, ne } from "drizzle-orm";
 import type { z } from "zod";
 import type { RequestCtx } from "../../context.js";
@@ -9,6 +10,7 @@ import { companies, plans, queues, refreshTokens, userQueues, users, userSession
 import { withTransaction } from "../../db/tx.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { PG_UNIQUE_VIOLATION, pgErrorCode } from "../../lib/pg-errors.js";
+import { hit, reset } from "../../lib/rate-limit.js";
 import { hashPassword, revokeUserSessions } from "../auth/service.js";
 import { findUserView } from "./queries.js";
 
@@ -32,6 +34,16 @@ function assertMayAssign(
   if (makeSuper !== undefined && makeSuper !== (target?.super ?? false) && !ctx.user.super)
     throw new AppError("ERR_NO_PERMISSION");
   if (target?.super && !ctx.user.super) throw new AppError("ERR_NO_PERMISSION");
+}
+
+/**
+ * Who may edit another user at all: whoever manages users, and an admin or super user only by an
+ * admin-like one, a super user only by a super user. The same rule for every edit of a user.
+ */
+function assertMayEdit(ctx: RequestCtx, target: { id: number; profile: string; super: boolean }) {
+  if (target.id === ctx.user.id) return;
+  if (!manages(ctx)) throw new AppError("ERR_NO_PERMISSION");
+  assertMayAssign(ctx, undefined, undefined, target);
 }
 
 async function assertRefsOwned(q: Scoped, queueIds: number[] | undefined, whatsappId: number | null | undefined) {
@@ -113,14 +125,32 @@ function createUserRow(ctx: RequestCtx, input: CreateInput, passwordHash: string
 
 const privileged = ["profile", "super", "queueIds", "allTicket", "whatsappId"] as const;
 
+/**
+ * Changing one's own password proves the current one first: a borrowed session or a stolen token
+ * cannot lock the owner out. Attempts count before the check, like logins, so parallel guesses too.
+ */
+async function assertCurrentPassword(ctx: RequestCtx, current: string | undefined) {
+  if (!current) throw new AppError("ERR_VALIDATION", { issues: [{ path: "currentPassword", message: V.required }] });
+  const key = `password:user:${ctx.user.id}`;
+  const { loginMaxPerEmail, loginWindowSec } = ctx.config;
+  if ((await hit(ctx.db, key, loginWindowSec)) > loginMaxPerEmail) throw new AppError("ERR_RATE_LIMITED");
+  const [row] = await ctx.db
+    .select({ hash: users.passwordHash })
+    .from(users)
+    .where(and(eq(users.id, ctx.user.id), eq(users.companyId, ctx.companyId)));
+  if (!row || !(await argon2.verify(row.hash, current).catch(() => false))) throw new AppError("ERR_WRONG_PASSWORD");
+  await reset(ctx.db, key);
+}
+
 /** PUT /users/{id}: anyone edits their own name, email and password; the rest needs users.manage. */
 export async function updateUser(ctx: RequestCtx, id: number, input: UpdateInput): Promise<UserView> {
+  if (input.password && id === ctx.user.id) await assertCurrentPassword(ctx, input.currentPassword);
   const newHash = input.password ? await hashPassword(input.password) : null;
   return withTransaction(ctx.db, async (tx, afterCommit) => {
     const q = scoped(tx, ctx.companyId);
     const target = found(await q.users.lockById(id), "ERR_NO_USER_FOUND");
     const self = target.id === ctx.user.id;
-    if (!self && !manages(ctx)) throw new AppError("ERR_NO_PERMISSION");
+    assertMayEdit(ctx, target);
     if (!manages(ctx)) {
       const current = await findUserView(q, id);
       const sameQueues = (ids?: number[]) =>
@@ -186,11 +216,15 @@ export function deleteUser(ctx: RequestCtx, id: number): Promise<void> {
   });
 }
 
-/** POST /users/{id}/media-upload: the bytes must be a JPEG (core §5). */
-export async function setProfileImage(ctx: RequestCtx, id: number, data: Buffer): Promise<UserView> {
+/**
+ * POST /users/{id}/media-upload: the bytes must be a JPEG (core §5). Whoever may not edit the user
+ * is refused before the upload is read.
+ */
+export async function setProfileImage(ctx: RequestCtx, id: number, read: () => Promise<Buffer>): Promise<UserView> {
   const q0 = scoped(ctx.db, ctx.companyId);
   const target = found(await q0.users.findById(id), "ERR_NO_USER_FOUND");
-  if (target.id !== ctx.user.id && !manages(ctx)) throw new AppError("ERR_NO_PERMISSION");
+  assertMayEdit(ctx, target);
+  const data = await read();
   const path = `users/${id}-${Date.now()}.jpg`;
   await ctx.storage.write(ctx.companyId, path, data);
   return withTransaction(ctx.db, async (tx, afterCommit) => {

@@ -225,7 +225,12 @@ describe("#users permissions", () => {
     const { c, u, s } = await sessionIn("user");
     expect((await call(s, "GET", `/users/${u.id}`)).json()).toMatchObject({ id: u.id, profile: "user" });
     const email = `yo-${uid()}@test.charla`;
-    const res = await call(s, "PUT", `/users/${u.id}`, { name: "Yo Mismo", email, password: "otra-clave" });
+    const res = await call(s, "PUT", `/users/${u.id}`, {
+      name: "Yo Mismo",
+      email,
+      password: "otra-clave",
+      currentPassword: PASSWORD,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ name: "Yo Mismo", email, profile: "user" });
     expect((await call(s, "GET", "/auth/me")).statusCode).toBe(200);
@@ -261,6 +266,55 @@ describe("#users permissions", () => {
   });
 });
 
+describe("#users own password", () => {
+  it("changing one's own password needs the current one; a wrong one is refused and changes nothing", async () => {
+    const { c, u, s } = await sessionIn("user");
+    const body = { name: u.name, email: u.email, password: "nueva-clave" };
+    const missing = await call(s, "PUT", `/users/${u.id}`, body);
+    expectError(missing, 400, "ERR_VALIDATION");
+    expect(missing.json().issues).toEqual([{ path: "currentPassword", message: "validation.required" }]);
+    expectError(await call(s, "PUT", `/users/${u.id}`, { ...body, currentPassword: "no-es-la-mia" }), 400, "ERR_WRONG_PASSWORD");
+    await expect(login(t.app, u, "nueva-clave")).rejects.toThrow(/401/);
+    // the same holds for staff editing themselves
+    const admin = await login(t.app, c.admin);
+    const adminBody = { name: c.admin.name, email: c.admin.email, password: "clave-admin" };
+    expectError(await call(admin, "PUT", `/users/${c.admin.id}`, adminBody), 400, "ERR_VALIDATION");
+    expectError(
+      await call(admin, "PUT", `/users/${c.admin.id}`, { ...adminBody, currentPassword: "mal" }),
+      400,
+      "ERR_WRONG_PASSWORD",
+    );
+    // name and email alone need no password
+    expect((await call(s, "PUT", `/users/${u.id}`, { name: "Sin Clave", email: u.email })).statusCode).toBe(200);
+    const ok = await call(s, "PUT", `/users/${u.id}`, { ...body, currentPassword: PASSWORD });
+    expect(ok.statusCode).toBe(200);
+    expect((await login(t.app, u, "nueva-clave")).userId).toBe(u.id);
+    // an admin setting another user's password does not need theirs
+    const reset = await call(admin, "PUT", `/users/${u.id}`, { name: u.name, email: u.email, password: "otra-mas" });
+    expect(reset.statusCode).toBe(200);
+    expect((await login(t.app, u, "otra-mas")).userId).toBe(u.id);
+  });
+
+  it("counts wrong current passwords like logins: past the limit even the right one is refused", async () => {
+    const limited = await getTestApp({ loginMaxPerEmail: 3 });
+    try {
+      const c = await buildCompany(limited.app);
+      const s = await login(limited.app, c.admin);
+      const put = (currentPassword: string) =>
+        as(limited.app, s, {
+          method: "PUT",
+          url: `/api/v1/users/${c.admin.id}`,
+          payload: { name: c.admin.name, email: c.admin.email, password: "nueva-clave", currentPassword },
+        });
+      const wrong = await Promise.all([1, 2, 3].map((n) => put(`mal-${n}`)));
+      for (const res of wrong) expectError(res, 400, "ERR_WRONG_PASSWORD");
+      expectError(await put(PASSWORD), 429, "ERR_RATE_LIMITED");
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe("#users profile image", () => {
   it("stores a JPEG and serves the same bytes as image/jpeg", async () => {
     const { c, s } = await sessionIn();
@@ -288,6 +342,24 @@ describe("#users profile image", () => {
     expect((await upload(s, u.id, multipart("profileImage", "me.jpg", "image/jpeg", JPEG))).statusCode).toBe(200);
     const res = await upload(s, c.admin.id, multipart("profileImage", "me.jpg", "image/jpeg", JPEG));
     expectError(res, 403, "ERR_NO_PERMISSION");
+  });
+
+  it("follows the rule of every other edit: a subadmin does not touch an admin's or a super user's picture", async () => {
+    const { c, s } = await sessionIn("subadmin");
+    const sup = await buildUser(t.app, c.id, { profile: "admin", super: true });
+    const jpeg = () => multipart("profileImage", "me.jpg", "image/jpeg", JPEG);
+    expectError(await upload(s, c.admin.id, jpeg()), 403, "ERR_NO_PERMISSION");
+    expectError(await upload(s, sup.id, jpeg()), 403, "ERR_NO_PERMISSION");
+    // the refused upload changed nothing
+    expect((await call(await login(t.app, c.admin), "GET", `/users/${c.admin.id}`)).json().profileImage).toBeNull();
+    // a plain admin may not touch a super user's either; a super user may
+    const admin = await login(t.app, c.admin);
+    expectError(await upload(admin, sup.id, jpeg()), 403, "ERR_NO_PERMISSION");
+    expect((await upload(await login(t.app, sup), c.admin.id, jpeg())).statusCode).toBe(200);
+    // the subadmin still edits a plain user's picture and its own
+    const agent = await buildUser(t.app, c.id);
+    expect((await upload(s, agent.id, jpeg())).statusCode).toBe(200);
+    expect((await upload(s, s.userId, jpeg())).statusCode).toBe(200);
   });
 
   it("answers 404 for another company's user", async () => {
