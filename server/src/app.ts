@@ -29,6 +29,7 @@ import { whatsappsRoutes } from "./modules/whatsapps/routes.js";
 import { authPlugin } from "./plugins/auth.js";
 import { errorsPlugin } from "./plugins/errors.js";
 import { rateLimitPlugin } from "./plugins/rate-limit.js";
+import { securityHeadersPlugin } from "./plugins/security-headers.js";
 import { createRealtime } from "./realtime/realtime.js";
 
 declare module "fastify" {
@@ -85,6 +86,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     if (!opts.database) await database.close();
   });
 
+  await app.register(securityHeadersPlugin);
   await app.register(cookie);
   await app.register(multipart, { limits: { fileSize: config.maxUploadBytes, files: 10, fields: 50 } });
   const webDist = config.webDist && existsSync(join(config.webDist, "index.html")) ? config.webDist : null;

@@ -11,11 +11,13 @@ const COOKIE_PATH = "/api/v1/auth";
 
 export async function authRoutes(app: FastifyInstance, s: Services) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const setCookie = (reply: FastifyReply, issued: Issued) =>
+  // Secure whenever the browser came over HTTPS (directly, or through a proxy trusted with TRUST_PROXY),
+  // not only when COOKIE_SECURE says so; plain-HTTP installs on a LAN still get their cookie
+  const setCookie = (req: FastifyRequest, reply: FastifyReply, issued: Issued) =>
     reply.setCookie(REFRESH_COOKIE, issued.refreshToken, {
       httpOnly: true,
       sameSite: "strict",
-      secure: s.config.cookieSecure,
+      secure: s.config.cookieSecure || req.protocol === "https",
       path: COOKIE_PATH,
       maxAge: s.config.refreshTokenTtlSec,
     });
@@ -23,14 +25,14 @@ export async function authRoutes(app: FastifyInstance, s: Services) {
 
   r.post("/auth/login", { schema: { body: LoginForm }, config: { public: true } }, async (req, reply) => {
     const issued = await login(s, req.body, client(req));
-    setCookie(reply, issued);
+    setCookie(req, reply, issued);
     return { token: issued.token, user: issued.user };
   });
 
   r.post("/auth/refresh_token", { config: { public: true } }, async (req, reply) => {
     try {
       const issued = await refresh(s, req.cookies[REFRESH_COOKIE]);
-      setCookie(reply, issued);
+      setCookie(req, reply, issued);
       return { token: issued.token, user: issued.user };
     } catch (err) {
       reply.clearCookie(REFRESH_COOKIE, { path: COOKIE_PATH });
