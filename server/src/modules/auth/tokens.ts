@@ -26,7 +26,8 @@ export class TokenService {
 
   async verifyAccess(token: string): Promise<AccessClaims> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ["HS256"] });
+      // a token that never expires is not one this server issues: exp (and iat, sub) must be present
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ["HS256"], requiredClaims: ["exp", "iat", "sub"] });
       const userId = Number(payload.sub);
       const companyId = Number(payload.cid);
       if (!Number.isInteger(userId) || !Number.isInteger(companyId) || typeof payload.sid !== "string") {
