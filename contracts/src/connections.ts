@@ -47,13 +47,15 @@ export type ConnectionView = {
   id: number;
   name: string;
   status: ConnectionStatus;
-  qrcode: string;
+  /** Only for staff who may manage connections (connections-page:actionButtons); absent for others. */
+  qrcode?: string;
   retries: number;
   isDefault: boolean;
   provider: ConnectionProvider;
   /** The phone number the token encodes (digits). */
   number: string;
-  token: string;
+  /** Only for staff who may manage connections, like the QR code. */
+  token?: string;
   greetingMessage: string;
   complationMessage: string;
   transferMessage: string;
@@ -70,7 +72,7 @@ export type ConnectionView = {
   updatedAt: string;
 };
 
-/** `company-{id}-whatsappSession` payload: the live session fields. */
+/** `company-{id}-whatsappSession` payload: the live session fields (the QR code only for who may manage connections). */
 export type ConnectionSessionEvent = {
   action: "update";
   session: Pick<ConnectionView, "id" | "status" | "qrcode" | "retries" | "updatedAt">;

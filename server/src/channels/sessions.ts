@@ -1,8 +1,9 @@
-import { type ConnectionStatus, Events } from "@charla/contracts";
+import type { ConnectionStatus } from "@charla/contracts";
 import { and, eq, lt, ne, sql } from "drizzle-orm";
 import type { Services } from "../context.js";
 import { messages, whatsapps } from "../db/schema/index.js";
 import { publishMessageUpdate } from "../modules/messages/broadcast.js";
+import { emitConnectionSession } from "../modules/whatsapps/broadcast.js";
 import { afterInboundHooks, handleInbound } from "../pipeline/inbound.js";
 import { refreshProfilePicture } from "../pipeline/profile-picture.js";
 import {
@@ -363,7 +364,8 @@ export class Sessions {
             retries: row.retries,
             updatedAt: row.updatedAt.toISOString(),
           };
-          s.realtime.toCompany(companyId).emit(Events.whatsappSession(companyId), { action: "update", session });
+          // the QR code only to who may manage connections (core §6)
+          await emitConnectionSession(s, companyId, session);
         }
       },
     };

@@ -19,6 +19,8 @@ export type Realtime = {
   toSession(sessionId: string): Emitter;
   /** Several users of one company at once; a socket in more than one of the rooms gets the event once. */
   toUsers(companyId: number, userIds: number[]): Emitter;
+  /** Everyone of the company but these users (who are told something else, e.g. with more detail). */
+  toCompanyExcept(companyId: number, userIds: number[]): Emitter;
   /** Ends a session's sockets after `delayMs` (lets its last event reach the client first). */
   endSession(sessionId: string, delayMs?: number): void;
   io: Server;
@@ -109,6 +111,13 @@ export async function createRealtime(opts: {
       emit: (event, payload) => {
         if (uids.length) io.to(uids.map((uid) => rooms.user(cid, uid))).emit(event, payload);
       },
+    }),
+    toCompanyExcept: (cid, uids) => ({
+      emit: (event, payload) =>
+        io
+          .to(rooms.company(cid))
+          .except(uids.map((uid) => rooms.user(cid, uid)))
+          .emit(event, payload),
     }),
     endSession: (sid, delayMs = 2000) => {
       setTimeout(() => io.in(rooms.session(sid)).disconnectSockets(true), delayMs).unref();

@@ -1,4 +1,4 @@
-import { ConnectionForm, type ConnectionStatus, Events, IdParams, text } from "@charla/contracts";
+import { ConnectionForm, type ConnectionStatus, IdParams, text } from "@charla/contracts";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -7,6 +7,7 @@ import { scopedFor } from "../../db/scoped.js";
 import { whatsapps } from "../../db/schema/index.js";
 import { found } from "../../lib/app-error.js";
 import { driverError } from "../messages/send.js";
+import { connectionFor, emitConnectionSession } from "./broadcast.js";
 import { connectionView, createConnection, deleteConnection, listConnections, updateConnection } from "./service.js";
 
 // `session=0` is what the web sends (core §7); sessions are never part of the answer
@@ -23,13 +24,14 @@ const channelFailure = (err: unknown): never => {
 export async function whatsappsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.get("/whatsapp", { schema: { querystring: ListQuery }, config: { permission: "connections.list" } }, (req) =>
-    listConnections(tenant(req)),
+  // every user lists the connections; their QR code and token only those who may manage them
+  r.get("/whatsapp", { schema: { querystring: ListQuery }, config: { permission: "connections.list" } }, async (req) =>
+    (await listConnections(tenant(req))).map((view) => connectionFor(req.ctx.user, view)),
   );
   r.get(
     "/whatsapp/:id",
     { schema: { params: IdParams, querystring: ListQuery }, config: { permission: "connections.list" } },
-    (req) => connectionView(tenant(req), req.params.id),
+    async (req) => connectionFor(req.ctx.user, await connectionView(tenant(req), req.params.id)),
   );
   r.post(
     "/whatsapp",
@@ -75,15 +77,12 @@ export async function whatsappsRoutes(app: FastifyInstance) {
       .set({ status: "DISCONNECTED", qrcode: "", updatedAt: new Date() })
       .where(q.whatsapps.where(eq(whatsapps.id, wa.id)))
       .returning();
-    req.ctx.realtime.toCompany(req.ctx.companyId).emit(Events.whatsappSession(req.ctx.companyId), {
-      action: "update",
-      session: {
-        id: row.id,
-        status: row.status as ConnectionStatus,
-        qrcode: "",
-        retries: row.retries,
-        updatedAt: row.updatedAt.toISOString(),
-      },
+    await emitConnectionSession(req.ctx, req.ctx.companyId, {
+      id: row.id,
+      status: row.status as ConnectionStatus,
+      qrcode: "",
+      retries: row.retries,
+      updatedAt: row.updatedAt.toISOString(),
     });
     return connectionView(q, wa.id);
   });

@@ -1,4 +1,4 @@
-import { type ConnectionForm, type ConnectionView, Events } from "@charla/contracts";
+import type { ConnectionForm, ConnectionView } from "@charla/contracts";
 import { and, asc, count, eq, inArray, ne } from "drizzle-orm";
 import type { z } from "zod";
 import type { RequestCtx } from "../../context.js";
@@ -7,6 +7,7 @@ import { type Scoped, scoped } from "../../db/scoped.js";
 import { companies, plans, queues, whatsappQueues, whatsapps } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
 import { AppError, found } from "../../lib/app-error.js";
+import { emitConnection } from "./broadcast.js";
 import { presentConnections, tokenOfNumber } from "./presenter.js";
 
 type Input = z.output<typeof ConnectionForm>;
@@ -78,7 +79,7 @@ function emit(
   ctx: RequestCtx,
   payload: { action: "update"; whatsapp: ConnectionView } | { action: "delete"; whatsappId: number },
 ) {
-  ctx.realtime.toCompany(ctx.companyId).emit(Events.whatsapp(ctx.companyId), payload);
+  return emitConnection(ctx, ctx.companyId, payload);
 }
 
 export function createConnection(ctx: RequestCtx, input: Input): Promise<ConnectionView> {
@@ -100,8 +101,8 @@ export function createConnection(ctx: RequestCtx, input: Input): Promise<Connect
     const unset = isDefault ? await makeDefault(q, row.id) : [];
     await setQueues(q, row.id, queueIds);
     const view = await connectionView(q, row.id);
-    afterCommit(() => {
-      for (const other of [...unset, view]) emit(ctx, { action: "update", whatsapp: other });
+    afterCommit(async () => {
+      for (const other of [...unset, view]) await emit(ctx, { action: "update", whatsapp: other });
     });
     return view;
   });
@@ -119,8 +120,8 @@ export function updateConnection(ctx: RequestCtx, id: number, input: Input): Pro
     const unset = input.isDefault ? await makeDefault(q, id) : [];
     await setQueues(q, id, queueIds);
     const view = await connectionView(q, id);
-    afterCommit(() => {
-      for (const other of [...unset, view]) emit(ctx, { action: "update", whatsapp: other });
+    afterCommit(async () => {
+      for (const other of [...unset, view]) await emit(ctx, { action: "update", whatsapp: other });
     });
     return view;
   });

@@ -89,10 +89,12 @@ describe("#connections", () => {
     const { c, s } = await world();
     const wa = await buildWhatsapp(t.app, c.id, { provider: "simulator" });
     const events: { status: string }[] = [];
-    const original = t.app.charla.realtime.toCompany;
-    t.app.charla.realtime.toCompany = (companyId) => ({
+    // session events go whole to the staff who manage connections, stripped to everyone else
+    const original = t.app.charla.realtime.toUsers;
+    t.app.charla.realtime.toUsers = (companyId, userIds) => ({
       emit: (event: string, payload: unknown) => {
-        if (event === Events.whatsappSession(companyId)) events.push((payload as { session: { status: string } }).session);
+        if (event === Events.whatsappSession(companyId) && userIds.includes(c.admin.id))
+          events.push((payload as { session: { status: string } }).session);
       },
     });
     try {
@@ -100,7 +102,7 @@ describe("#connections", () => {
       expect((await call(s, "DELETE", `/whatsappsession/${wa.id}`)).json()).toMatchObject({ status: "DISCONNECTED", qrcode: "" });
       expect((await call(s, "PUT", `/whatsappsession/${wa.id}`)).json()).toMatchObject({ status: "CONNECTED" });
     } finally {
-      t.app.charla.realtime.toCompany = original;
+      t.app.charla.realtime.toUsers = original;
     }
     expect(events.map((e) => e.status)).toEqual(expect.arrayContaining(["CONNECTED", "DISCONNECTED"]));
     const other = await world();
