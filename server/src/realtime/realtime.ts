@@ -1,12 +1,12 @@
 import type { Server as HttpServer } from "node:http";
 import { ClientEvents, Limits } from "@charla/contracts";
-import { eq, and } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { Server, type Socket } from "socket.io";
 import type { Principal } from "../context.js";
 import type { Db } from "../db/client.js";
-import { users } from "../db/schema/index.js";
-import { loadPrincipal } from "../modules/auth/principal.js";
+import { companies, users } from "../db/schema/index.js";
+import { companyUsable, loadPrincipal } from "../modules/auth/principal.js";
 import type { TokenService } from "../modules/auth/tokens.js";
 import { rooms } from "./rooms.js";
 
@@ -23,6 +23,13 @@ export type Realtime = {
   toCompanyExcept(companyId: number, userIds: number[]): Emitter;
   /** Ends a session's sockets after `delayMs` (lets its last event reach the client first). */
   endSession(sessionId: string, delayMs?: number): void;
+  /** Ends every socket of a company (on every node) but those of the given users (super users stay). */
+  endCompany(companyId: number, keepUserIds?: number[]): void;
+  /**
+   * Ends this node's sockets of companies that can no longer be used (deactivated, or past their due
+   * date while connected); super users stay. Runs every `companySweepMs`; returns how many it ended.
+   */
+  sweepCompanies(): Promise<number>;
   io: Server;
   close(): Promise<void>;
 };
@@ -35,6 +42,8 @@ export async function createRealtime(opts: {
   tokens: TokenService;
   redisUrl: string | null;
   log: FastifyBaseLogger;
+  /** How often sockets of companies that became unusable are ended (a due date passes at midnight). */
+  companySweepMs?: number;
 }): Promise<Realtime> {
   const io = new Server(opts.server, {
     path: "/socket.io",
@@ -102,6 +111,31 @@ export async function createRealtime(opts: {
   });
 
   const to = (room: string): Emitter => ({ emit: (event, payload) => io.to(room).emit(event, payload) });
+
+  async function sweepCompanies(): Promise<number> {
+    const local = await io.local.fetchSockets();
+    const ids = [...new Set(local.map((s) => (s.data.user as Principal).companyId))];
+    if (!ids.length) return 0;
+    const rows = await opts.db
+      .select({ id: companies.id, status: companies.status, dueDate: companies.dueDate })
+      .from(companies)
+      .where(inArray(companies.id, ids));
+    const usable = new Set(rows.filter(companyUsable).map((c) => c.id));
+    let ended = 0;
+    for (const s of local) {
+      const user = s.data.user as Principal;
+      if (usable.has(user.companyId) || user.super) continue;
+      s.disconnect(true);
+      ended++;
+    }
+    return ended;
+  }
+  const sweepTimer = setInterval(
+    () => void sweepCompanies().catch((err) => opts.log.warn({ err: (err as Error).message }, "company socket sweep failed")),
+    opts.companySweepMs ?? 60_000,
+  );
+  sweepTimer.unref();
+
   return {
     io,
     toCompany: (cid) => to(rooms.company(cid)),
@@ -122,7 +156,14 @@ export async function createRealtime(opts: {
     endSession: (sid, delayMs = 2000) => {
       setTimeout(() => io.in(rooms.session(sid)).disconnectSockets(true), delayMs).unref();
     },
+    endCompany: (cid, keep = []) => {
+      io.in(rooms.company(cid))
+        .except(keep.map((uid) => rooms.user(cid, uid)))
+        .disconnectSockets(true);
+    },
+    sweepCompanies,
     async close() {
+      clearInterval(sweepTimer);
       await new Promise<void>((resolve) => io.close(() => resolve()));
       for (const c of closers) await c();
     },

@@ -18,6 +18,16 @@ export function assertCompanyUsable(company: { status: boolean; dueDate: string 
   }
 }
 
+/** The same rule as a yes/no, for those that act on it rather than refuse (e.g. ending open sockets). */
+export function companyUsable(company: { status: boolean; dueDate: string | null }): boolean {
+  try {
+    assertCompanyUsable(company, false);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function planFlags(p: typeof plans.$inferSelect | null): PlanFlagSet | null {
   if (!p) return null;
   return {

@@ -5,7 +5,7 @@ import {
   SettingDefinitions,
   settingKeys,
 } from "@charla/contracts";
-import { asc, count, eq, ilike } from "drizzle-orm";
+import { and, asc, count, eq, ilike } from "drizzle-orm";
 import type { z } from "zod";
 import type { RequestCtx, Services } from "../../context.js";
 import type { Db, Tx } from "../../db/client.js";
@@ -15,6 +15,7 @@ import { withTransaction } from "../../db/tx.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { escapeLike } from "../../lib/like.js";
 import { PG_UNIQUE_VIOLATION, pgConstraint, pgErrorCode } from "../../lib/pg-errors.js";
+import { companyUsable } from "../auth/principal.js";
 import { hashPassword } from "../auth/service.js";
 import { presentCompany } from "./presenter.js";
 
@@ -111,7 +112,7 @@ export async function seedCompanySettings(tx: Db | Tx, companyId: number) {
     .onConflictDoNothing();
 }
 
-export async function updateCompany(s: Pick<Services, "db">, id: number, input: UpdateInput): Promise<CompanyView> {
+export async function updateCompany(s: Pick<Services, "db" | "realtime">, id: number, input: UpdateInput): Promise<CompanyView> {
   await assertPlan(s.db, input.planId);
   const [row] = await s.db
     .update(companies)
@@ -120,7 +121,18 @@ export async function updateCompany(s: Pick<Services, "db">, id: number, input: 
     .returning()
     .catch(mapUnique);
   found(row, "ERR_NO_COMPANY_FOUND");
+  // deactivated or past its due date: its open sockets stop receiving anything now (they cannot reconnect)
+  if (!companyUsable(row)) s.realtime.endCompany(id, await superUserIds(s.db, id));
   return found(await findCompany(s.db, id), "ERR_NO_COMPANY_FOUND");
+}
+
+/** Super users are never locked out of a company (core §6), so their sockets stay. */
+async function superUserIds(db: Db, companyId: number): Promise<number[]> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.companyId, companyId), eq(users.super, true)));
+  return rows.map((r) => r.id);
 }
 
 /** Deletes a company and, by cascade, all of its rows and files. The main company stays. */
@@ -128,5 +140,6 @@ export async function deleteCompany(ctx: RequestCtx, id: number): Promise<void> 
   if (id === MAIN_COMPANY_ID || id === ctx.companyId) throw new AppError("ERR_MAIN_COMPANY");
   const gone = await ctx.db.delete(companies).where(eq(companies.id, id)).returning({ id: companies.id });
   found(gone[0], "ERR_NO_COMPANY_FOUND");
+  ctx.realtime.endCompany(id);
   await ctx.storage.removeCompany(id);
 }

@@ -1,0 +1,104 @@
+import type { AddressInfo } from "node:net";
+import { Events } from "@charla/contracts";
+import { eq } from "drizzle-orm";
+import { type Socket, io as connect } from "socket.io-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { companies } from "../../db/schema/index.js";
+import { type TestApp, getTestApp } from "../../test/app.js";
+import { buildCompany, buildUser, login, type Session } from "../../test/factories.js";
+import { caller } from "../../test/http.js";
+
+let t: TestApp;
+let base: string;
+const sockets: Socket[] = [];
+beforeAll(async () => {
+  t = await getTestApp();
+  await t.app.listen({ port: 0, host: "127.0.0.1" });
+  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  for (const s of sockets) s.disconnect();
+  await t.close();
+});
+
+const call = caller(() => t.app);
+
+function open(session: Session): Promise<Socket> {
+  const s = connect(base, { path: "/socket.io", auth: { token: session.token }, transports: ["websocket"], reconnection: false });
+  sockets.push(s);
+  return new Promise((resolve, reject) => {
+    s.on("connect", () => resolve(s));
+    s.on("connect_error", reject);
+  });
+}
+
+/** Resolves with the reason once the server ends the socket, or "still connected" after `ms`. */
+function ended(s: Socket, ms = 1500): Promise<string> {
+  return new Promise((resolve) => {
+    if (!s.connected) return resolve("already disconnected");
+    const timer = setTimeout(() => resolve("still connected"), ms);
+    s.once("disconnect", (reason) => {
+      clearTimeout(timer);
+      resolve(reason);
+    });
+  });
+}
+
+/** A company with an agent, its admin and a super user of its own, each with an open socket; and a bystander company. */
+async function world() {
+  const c = await buildCompany(t.app);
+  const other = await buildCompany(t.app);
+  const agent = await buildUser(t.app, c.id);
+  const sup = await buildUser(t.app, c.id, { profile: "admin", super: true });
+  const [sAgent, sAdmin, sSuper, sOther] = await Promise.all([agent, c.admin, sup, other.admin].map((u) => login(t.app, u)));
+  const [agentSocket, adminSocket, superSocket, otherSocket] = await Promise.all([sAgent, sAdmin, sSuper, sOther].map(open));
+  return { c, other, sAgent, sSuper, agentSocket, adminSocket, superSocket, otherSocket };
+}
+
+describe("#companies open sockets", () => {
+  it("a deactivated company's sockets are ended at once and cannot come back; its super users and other companies stay", async () => {
+    const w = await world();
+    const [agentEnd, adminEnd, superEnd, otherEnd] = [w.agentSocket, w.adminSocket, w.superSocket, w.otherSocket].map((s) =>
+      ended(s),
+    );
+    const res = await call(w.sSuper, "PUT", `/companies/${w.c.id}`, { status: false });
+    expect(res.statusCode).toBe(200);
+    expect(await agentEnd).toBe("io server disconnect");
+    expect(await adminEnd).toBe("io server disconnect");
+    expect(await superEnd).toBe("still connected");
+    expect(await otherEnd).toBe("still connected");
+    await expect(open(w.sAgent)).rejects.toThrow(/ERR_COMPANY_INACTIVE/);
+
+    // the ones left still get the company's events
+    const got = new Promise((resolve) => w.superSocket.once(Events.user(w.c.id), resolve));
+    t.app.charla.realtime.toCompany(w.c.id).emit(Events.user(w.c.id), { action: "delete", userId: 0 });
+    expect(await got).toEqual({ action: "delete", userId: 0 });
+  });
+
+  it("a due date set in the past ends them too", async () => {
+    const w = await world();
+    const agentEnd = ended(w.agentSocket);
+    const res = await call(w.sSuper, "PUT", `/companies/${w.c.id}`, { dueDate: "2001-01-01" });
+    expect(res.statusCode).toBe(200);
+    expect(await agentEnd).toBe("io server disconnect");
+    expect(w.superSocket.connected).toBe(true);
+    await expect(open(w.sAgent)).rejects.toThrow(/ERR_SUBSCRIPTION_EXPIRED/);
+  });
+
+  it("a due date that passes while connected ends them at the next sweep; usable companies are left alone", async () => {
+    const w = await world();
+    expect(await t.app.charla.realtime.sweepCompanies()).toBe(0);
+    expect(w.agentSocket.connected).toBe(true);
+    // midnight passed: yesterday was the last day (nothing but the clock changed, no request was made)
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    await t.app.charla.db.update(companies).set({ dueDate: yesterday }).where(eq(companies.id, w.c.id));
+    const [agentEnd, adminEnd, superEnd, otherEnd] = [w.agentSocket, w.adminSocket, w.superSocket, w.otherSocket].map((s) =>
+      ended(s),
+    );
+    expect(await t.app.charla.realtime.sweepCompanies()).toBe(2);
+    expect(await agentEnd).toBe("io server disconnect");
+    expect(await adminEnd).toBe("io server disconnect");
+    expect(await superEnd).toBe("still connected");
+    expect(await otherEnd).toBe("still connected");
+  });
+});
