@@ -56,8 +56,19 @@ export const emailField = text({ error: V.required })
 export const IdSchema = z.coerce.number({ error: V.invalid }).int(V.invalid).positive(V.invalid).max(2_147_483_647, V.invalid);
 export const IdParams = z.object({ id: IdSchema });
 
+/**
+ * A list's `searchParam`: a search begins at 3 characters (core §4, §9). Fewer is no search at all,
+ * as the screens treat it, so one typed letter never makes the server scan a whole table.
+ */
+export const SearchParam = text()
+  .trim()
+  .max(200)
+  .optional()
+  .default("")
+  .transform((s) => (Array.from(s).length < Limits.searchMin ? "" : s));
+
 export const PageQuery = z.object({
-  searchParam: text().trim().max(200).optional().default(""),
+  searchParam: SearchParam,
   pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
 });
 export type PageQuery = z.infer<typeof PageQuery>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DateOnly, IdSchema, V, text } from "./common.js";
+import { DateOnly, IdSchema, SearchParam, V, text } from "./common.js";
 import type { ContactView } from "./contacts.js";
 import { Limits } from "./limits.js";
 import type { QueueRef } from "./users.js";
@@ -98,7 +98,7 @@ const flag = z
 
 /** GET /tickets (core §7): every filter of the list and search tabs. */
 export const TicketListQuery = z.object({
-  searchParam: text().trim().max(200).optional().default(""),
+  searchParam: SearchParam,
   pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
   status: z.enum(TicketStatuses).optional(),
   tags: idList,
@@ -182,6 +182,13 @@ export const MessageSendForm = z.object({
 export type MessageSendForm = z.input<typeof MessageSendForm>;
 
 export const MessagesQuery = z.object({
+  /**
+   * The sender's own id for this message (idempotency key, e.g. a UUID): repeating the request with
+   * it returns the message already recorded instead of sending it twice; a failed one is sent again.
+   */
+  clientId: text()
+    .regex(/^[A-Za-z0-9_-]{8,64}$/, V.invalid)
+    .optional(),
   pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
 });
 

@@ -27,6 +27,10 @@ export type Config = {
   apiMaxPerUser: number;
   webDist: string | null;
   maxUploadBytes: number;
+  /** PostgreSQL cancels a statement running longer than this (DB_STATEMENT_TIMEOUT_MS, 0 = never). */
+  dbStatementTimeoutMs: number;
+  /** Bytes of files each company may store (COMPANY_STORAGE_QUOTA_MB, 0 = no limit). */
+  companyStorageQuotaBytes: number;
   /** Test mode: "beta" connections use a stand-in phone that shows a QR and scans it itself. */
   fakeWhatsapp: boolean;
 };
@@ -79,6 +83,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     apiMaxPerUser: int(env.API_MAX_PER_USER, 1200),
     webDist: env.WEB_DIST === "" ? null : resolve(env.WEB_DIST ?? new URL("../../web/dist", import.meta.url).pathname),
     maxUploadBytes: int(env.MAX_UPLOAD_BYTES, 20 * 1024 * 1024),
+    dbStatementTimeoutMs: int(env.DB_STATEMENT_TIMEOUT_MS, 15_000),
+    companyStorageQuotaBytes: int(env.COMPANY_STORAGE_QUOTA_MB, 5 * 1024) * 1024 * 1024,
     fakeWhatsapp: env.CHARLA_FAKE_WHATSAPP === "1",
     ...overrides,
   };

@@ -24,14 +24,33 @@ export async function openDatabase(opts: {
   poolSize?: number;
   /** false when someone else already migrated (parallel test files on one server). */
   migrate?: boolean;
+  /**
+   * PostgreSQL cancels any statement of the pool running longer than this (0: never), so one
+   * expensive request cannot hold a connection and slow every tenant; the client hears 503
+   * ERR_QUERY_TIMEOUT. PGlite has no timer to cancel with: it ignores this.
+   */
+  statementTimeoutMs?: number;
 }): Promise<Database> {
   if (opts.url) {
     const { default: pg } = await import("pg");
     const { drizzle } = await import("drizzle-orm/node-postgres");
     const { migrate } = await import("drizzle-orm/node-postgres/migrator");
-    const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10 });
+    if (opts.migrate !== false) {
+      // migrations may build indexes on big tables: their own connection, with no statement timeout
+      const migrator = new pg.Pool({ connectionString: opts.url, max: 1 });
+      try {
+        await migrate(drizzle(migrator), { migrationsFolder });
+      } finally {
+        await migrator.end();
+      }
+    }
+    const timeout = opts.statementTimeoutMs ?? 0;
+    const pool = new pg.Pool({
+      connectionString: opts.url,
+      max: opts.poolSize ?? 10,
+      ...(timeout > 0 ? { statement_timeout: timeout } : {}),
+    });
     const db = drizzle(pool, { schema }) as unknown as Db;
-    if (opts.migrate !== false) await migrate(drizzle(pool), { migrationsFolder });
     return { db, kind: "postgres", close: () => pool.end() };
   }
   const { PGlite } = await import("@electric-sql/pglite");

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../db/client.js";
 import { type TestApp, getTestApp } from "../test/app.js";
 import { pgClientErrorCode } from "./pg-errors.js";
 
@@ -43,4 +44,31 @@ describe("#pg-errors", () => {
       expect([code, res.statusCode, res.json().error]).toEqual([code, status, error]);
     }
   });
+
+  // PGlite has no timer to cancel a statement with: the timeout is PostgreSQL's alone
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    "cancels a statement over DB_STATEMENT_TIMEOUT_MS on PostgreSQL, read as 503",
+    async () => {
+      const database = await openDatabase({
+        url: process.env.TEST_DATABASE_URL ?? null,
+        dataDir: ":memory:",
+        poolSize: 1,
+        migrate: false,
+        statementTimeoutMs: 100,
+      });
+      try {
+        const started = Date.now();
+        const err = await database.db.execute(sql`select pg_sleep(2)`).then(
+          () => null,
+          (e: unknown) => e,
+        );
+        expect(Date.now() - started).toBeLessThan(1500);
+        expect(pgClientErrorCode(err)).toBe("ERR_QUERY_TIMEOUT");
+        // the connection stays usable for the next request
+        expect(await database.db.execute(sql`select 1 as one`)).toBeTruthy();
+      } finally {
+        await database.close();
+      }
+    },
+  );
 });

@@ -105,9 +105,30 @@ describe("#contacts", () => {
     expect((await call(s, "GET", "/contacts?searchParam=99887")).json().contacts.map((x: { id: number }) => x.id)).toEqual([
       special.id,
     ]);
-    expect((await call(s, "GET", "/contacts?searchParam=%25")).json().count).toBe(0);
+    expect((await call(s, "GET", "/contacts?searchParam=%25%25%25")).json().count).toBe(0);
     const list = (await call(s, "GET", `/contacts/list?searchParam=${tag}`)).json();
     expect(list).toHaveLength(23);
+  });
+
+  it("treats a search under 3 characters as no search, on every list with searchParam (core §9)", async () => {
+    const { c, s } = await adminOf();
+    const zoila = await buildContact(t.app, c.id, { name: "Zoila Corta" });
+    await buildContact(t.app, c.id, { name: "Otro Nombre" });
+    for (const short of ["z", "zo", "%20zo%20", "%F0%9F%98%80%F0%9F%98%80"]) {
+      expect((await call(s, "GET", `/contacts?searchParam=${short}`)).json().count).toBe(2);
+      expect((await call(s, "GET", `/contacts/list?searchParam=${short}`)).json()).toHaveLength(2);
+      expect((await call(s, "GET", `/users?searchParam=${short}`)).statusCode).toBe(200);
+      const tickets = await call(s, "GET", `/tickets?searchParam=${short}&status=pending`);
+      expect(tickets.statusCode).toBe(200);
+    }
+    expect((await call(s, "GET", "/contacts?searchParam=zoi")).json().contacts.map((x: { id: number }) => x.id)).toEqual([
+      zoila.id,
+    ]);
+    // the users list of a company with two users: one letter lists both, three letters filter
+    const users = (q: string) => call(s, "GET", `/users?searchParam=${q}`).then((r) => r.json().users.length);
+    await buildUser(t.app, c.id, { name: "Xavier Largo" });
+    expect(await users("x")).toBe(2);
+    expect(await users("xav")).toBe(1);
   });
 
   it("reads and updates a contact; another company's contact is not found", async () => {

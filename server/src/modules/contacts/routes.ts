@@ -1,4 +1,4 @@
-import { ContactForm, IdParams, PageQuery, text } from "@charla/contracts";
+import { ContactForm, IdParams, PageQuery, SearchParam } from "@charla/contracts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -11,7 +11,7 @@ import { IdSchema } from "@charla/contracts";
 
 const ImportBody = z.object({ whatsappId: IdSchema.optional() }).optional();
 
-const ListQuery = z.object({ searchParam: text().trim().max(200).optional().default("") });
+const ListQuery = z.object({ searchParam: SearchParam });
 
 export async function contactsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
