@@ -1,3 +1,4 @@
+export * from "./acks.js";
 export * from "./auth.js";
 export * from "./common.js";
 export * from "./companies.js";

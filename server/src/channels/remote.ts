@@ -196,4 +196,8 @@ export class RemoteDriver implements ChannelDriver {
   receive(msg: unknown): Promise<string> {
     return this.call("receive", msg);
   }
+  /** The simulator's customer reading what Charla sent, when the simulator session runs elsewhere. */
+  readReceipt(channelIds: string[]): Promise<void> {
+    return this.call("readReceipt", channelIds);
+  }
 }

@@ -1,8 +1,9 @@
 import type { ConnectionStatus } from "@charla/contracts";
-import { and, eq, lt, ne, sql } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import type { Services } from "../context.js";
 import { messages, whatsapps } from "../db/schema/index.js";
-import { publishMessageUpdate } from "../modules/messages/broadcast.js";
+import { applyAck } from "../modules/messages/acks.js";
+import { publishMessageDeletion, publishMessageUpdate } from "../modules/messages/broadcast.js";
 import { emitConnectionSession } from "../modules/whatsapps/broadcast.js";
 import { afterInboundHooks, handleInbound } from "../pipeline/inbound.js";
 import { refreshProfilePicture } from "../pipeline/profile-picture.js";
@@ -33,6 +34,7 @@ const REMOTE_METHODS = new Set([
   "checkNumber",
   "contactsBook",
   "receive",
+  "readReceipt",
 ]);
 /** An ack that found no row (its message not yet committed, maybe by another process) is tried again. */
 const EARLY_ACK_RETRY_MS = [1_000, 5_000];
@@ -303,24 +305,16 @@ export class Sessions {
       message: async (msg) => {
         await handleInbound(s, { companyId, whatsappId }, msg);
       },
-      // acks only move up; one that overtakes the row it belongs to waits in earlyAcks
-      ack: async (channelId, ack) => {
-        const rows = await s.db
-          .update(messages)
-          .set({ ack: sql`greatest(${messages.ack}, ${ack})`, updatedAt: new Date() })
-          .where(and(own(channelId), lt(messages.ack, ack)))
-          .returning();
-        if (rows.length) return publishMessageUpdate(s, companyId, rows);
-        this.rememberEarlyAck(whatsappId, channelId, ack);
+      // acks only move up; one that overtakes the row it belongs to waits in earlyAcks (a failure
+      // has no early form: the row of a message handed to a channel exists before the channel answers)
+      ack: async (channelId, ack, error) => {
+        const ref = { companyId, whatsappId };
+        if ((await applyAck(s, ref, channelId, ack, error)).length) return;
+        if (ack > 0) this.rememberEarlyAck(whatsappId, channelId, ack);
         for (const ms of EARLY_ACK_RETRY_MS)
           setTimeout(async () => {
             try {
-              const late = await s.db
-                .update(messages)
-                .set({ ack: sql`greatest(${messages.ack}, ${ack})`, updatedAt: new Date() })
-                .where(and(own(channelId), lt(messages.ack, ack)))
-                .returning();
-              if (late.length) await publishMessageUpdate(s, companyId, late);
+              await applyAck(s, ref, channelId, ack, error);
             } catch {
               // the app may be closing; the ack is a courtesy
             }
@@ -332,7 +326,7 @@ export class Sessions {
           .set({ isDeleted: true, updatedAt: new Date() })
           .where(and(own(channelId), eq(messages.isDeleted, false)))
           .returning();
-        await publishMessageUpdate(s, companyId, rows);
+        await publishMessageDeletion(s, companyId, rows);
       },
       edited: async (channelId, body) => {
         const rows = await s.db

@@ -75,7 +75,7 @@ class FakeSocket implements BaileysSocket {
 type Recorded = {
   statuses: { status: ConnectionStatus; extra?: { qrcode?: string; retries?: number; number?: string } }[];
   messages: InboundMessage[];
-  acks: [string, number][];
+  acks: ([string, number] | [string, number, string])[];
   revoked: string[];
   edited: [string, string][];
 };
@@ -86,7 +86,7 @@ async function setup(options: Partial<BaileysDriverOptions> = {}) {
   const rec: Recorded = { statuses: [], messages: [], acks: [], revoked: [], edited: [] };
   const events: ChannelEvents = {
     message: async (m) => void rec.messages.push(m),
-    ack: async (id, ack) => void rec.acks.push([id, ack]),
+    ack: async (id, ack, error) => void rec.acks.push(error ? [id, ack, error] : [id, ack]),
     revoked: async (id) => void rec.revoked.push(id),
     edited: async (id, body) => void rec.edited.push([id, body]),
     status: async (status, extra) => void rec.statuses.push({ status, extra }),
@@ -392,12 +392,14 @@ describe("#baileys driver events", () => {
       { key: { ...key, id: "OUT-10" }, receipt: { userJid: `${CONTACT}@s.whatsapp.net`, readTimestamp: 1_700_000_100 } },
     ]);
     await t.driver.whenIdle();
+    // WhatsApp's own numbers (docs/acks.md): server 2, delivered 3, read 4, played 5, an error -1 with its reason
     expect(t.rec.acks).toEqual([
-      ["OUT-9", 1],
       ["OUT-9", 2],
       ["OUT-9", 3],
       ["OUT-9", 4],
-      ["OUT-10", 3],
+      ["OUT-9", 5],
+      ["OUT-9", -1, "ERR_SENDING_WAPP_MSG"],
+      ["OUT-10", 4],
     ]);
     await t.driver.disconnect();
   });

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { Ack } from "@charla/contracts";
 import type { ChannelDriver, DriverContext, InboundMessage, MediaPayload, Sent } from "../driver.js";
 
 /** A few people in the simulated phone's address book (import from the contacts book). */
@@ -8,9 +9,13 @@ export const SIMULATOR_BOOK = [
   { name: "Sofía Martínez", number: "5215511110003" },
 ];
 
-/** Delivery and read receipts arrive like a phone's: delivered soon, read a little later. */
+/**
+ * Receipts arrive like a phone's (docs/acks.md): WhatsApp's server takes the message at once and
+ * the phone confirms delivery soon after. Read receipts are honest: only when the customer's side
+ * reads the conversation (the simulator page shows it, or a script calls POST …/read).
+ */
+const ACK_SERVER_MS = 50;
 const ACK_DELIVERED_MS = 300;
-const ACK_READ_MS = 1200;
 
 /**
  * The built-in phone for demos and tests (provider "simulator"): connected at once, every number is
@@ -47,6 +52,12 @@ export class SimulatorDriver implements ChannelDriver {
     return this.sent();
   }
 
+  /** The customer read these messages of Charla's: their read receipts (blue ticks). */
+  async readReceipt(channelIds: string[]): Promise<void> {
+    this.assertConnected();
+    for (const channelId of channelIds) await this.ctx.events.ack(channelId, Ack.read);
+  }
+
   async deleteForEveryone(): Promise<void> {
     this.assertConnected();
   }
@@ -73,8 +84,8 @@ export class SimulatorDriver implements ChannelDriver {
     const channelId = `sim-out-${randomUUID()}`;
     const later = (ms: number, ack: number) =>
       setTimeout(() => void this.ctx.events.ack(channelId, ack).catch(() => undefined), ms).unref();
-    later(ACK_DELIVERED_MS, 2);
-    later(ACK_READ_MS, 3);
+    later(ACK_SERVER_MS, Ack.server);
+    later(ACK_DELIVERED_MS, Ack.delivered);
     return { channelId, timestamp: new Date() };
   }
 

@@ -1,8 +1,8 @@
 import { Events } from "@charla/contracts";
-import { eq } from "drizzle-orm";
+import { and, desc, eq, ne } from "drizzle-orm";
 import type { Services } from "../../context.js";
 import { scoped } from "../../db/scoped.js";
-import { type messages, tickets } from "../../db/schema/index.js";
+import { messages, tickets } from "../../db/schema/index.js";
 import { ticketAudience } from "../../policies/tickets.js";
 import { presentTickets } from "../tickets/presenter.js";
 import { presentMessages } from "./presenter.js";
@@ -24,5 +24,42 @@ export async function publishMessageUpdate(s: Services, companyId: number, rows:
       ticketAudience(q, ticket),
     ]);
     s.realtime.toUsers(companyId, audience).emit(Events.appMessage(companyId), { action: "update", message, ticket: ticketView });
+  }
+}
+
+/** A ticket's lastMessage as the list shows it: the text, or the file name of media without one. */
+function summaryOf(row: Pick<MessageRow, "body" | "mediaName">): string {
+  return (row.body.trim() || row.mediaName || "").slice(0, 255);
+}
+
+/**
+ * Deleted messages (by an agent or by the contact): the ticket's lastMessage no longer shows a
+ * deleted text. It becomes the newest message still there (or nothing), without moving the ticket
+ * in the list; the ticket update goes out after the message update.
+ */
+export async function publishMessageDeletion(s: Services, companyId: number, rows: MessageRow[]): Promise<void> {
+  const q = scoped(s.db, companyId);
+  for (const ticketId of new Set(rows.map((row) => row.ticketId))) {
+    const [latest] = await q.db
+      .select({ body: messages.body, mediaName: messages.mediaName })
+      .from(messages)
+      .where(q.messages.where(and(eq(messages.ticketId, ticketId), eq(messages.isDeleted, false))))
+      .orderBy(desc(messages.createdAt), desc(messages.id))
+      .limit(1);
+    const lastMessage = latest ? summaryOf(latest) : "";
+    // a ticket whose lastMessage already says this (an older message was deleted) is left alone
+    const [updated] = await q.db
+      .update(tickets)
+      .set({ lastMessage })
+      .where(q.tickets.where(and(eq(tickets.id, ticketId), ne(tickets.lastMessage, lastMessage))))
+      .returning();
+    await publishMessageUpdate(
+      s,
+      companyId,
+      rows.filter((row) => row.ticketId === ticketId),
+    );
+    if (!updated) continue;
+    const [[ticketView], audience] = await Promise.all([presentTickets(q, [updated]), ticketAudience(q, updated)]);
+    s.realtime.toUsers(companyId, audience).emit(Events.ticket(companyId), { action: "update", ticket: ticketView });
   }
 }

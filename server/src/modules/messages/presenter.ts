@@ -1,4 +1,4 @@
-import type { MediaType, MessageView } from "@charla/contracts";
+import { isErrorCode, type MediaType, type MessageView } from "@charla/contracts";
 import { inArray } from "drizzle-orm";
 import type { Scoped } from "../../db/scoped.js";
 import { messages } from "../../db/schema/index.js";
@@ -14,6 +14,7 @@ export function presentMessage(m: MessageRow, quoted: MessageRow | null): Messag
     fromMe: m.fromMe,
     read: m.read,
     ack: m.ack,
+    ackError: isErrorCode(m.ackError) ? m.ackError : null,
     mediaType: m.mediaType as MediaType,
     // served only to the owning company's users, fetched as a blob with the token
     mediaUrl: m.mediaPath ? `/api/v1/messages/${m.id}/media` : null,

@@ -1,10 +1,19 @@
-import { SimulatorInboundForm, type SimulatorOutboundItem, normalizeNumber } from "@charla/contracts";
-import { and, asc, eq, inArray } from "drizzle-orm";
+import {
+  Ack,
+  isErrorCode,
+  normalizeNumber,
+  SimulatorInboundForm,
+  type SimulatorOutboundItem,
+  SimulatorReadForm,
+  type SimulatorReadResult,
+  type SimulatorThreadItem,
+} from "@charla/contracts";
+import { and, between, desc, eq, inArray, isNotNull, type SQL } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { SimulatorDriver } from "../../channels/simulator/driver.js";
-import { scoped } from "../../db/scoped.js";
+import { type Scoped, scoped } from "../../db/scoped.js";
 import { contacts, messages, tickets } from "../../db/schema/index.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { driverError } from "../messages/send.js";
@@ -12,6 +21,7 @@ import { toInbound } from "./inbound-message.js";
 
 const Params = z.object({ whatsappId: z.coerce.number().int().positive().max(2_147_483_647) });
 const OutboundQuery = z.object({ number: z.string().trim().min(1).max(40) });
+const THREAD_MAX = 500;
 
 /** The owning company's simulator connection, else 404 (foreign or missing) or 400 (another provider). */
 async function simulatorOf(req: FastifyRequest, whatsappId: number) {
@@ -60,30 +70,97 @@ export async function simulatorRoutes(app: FastifyInstance) {
     { schema: { params: Params, querystring: OutboundQuery }, config: { permission: "simulator.use" } },
     async (req): Promise<SimulatorOutboundItem[]> => {
       const { q, wa } = await simulatorOf(req, req.params.whatsappId);
-      const [contact] = await q.db
-        .select({ id: contacts.id })
-        .from(contacts)
-        .where(q.contacts.where(eq(contacts.number, normalizeNumber(req.query.number))));
-      if (!contact) return [];
-      const ticketIds = q.db
-        .select({ id: tickets.id })
-        .from(tickets)
-        .where(q.tickets.where(and(eq(tickets.contactId, contact.id), eq(tickets.whatsappId, wa.id))));
-      const rows = await q.db
-        .select()
-        .from(messages)
-        .where(q.messages.where(eq(messages.fromMe, true), inArray(messages.ticketId, ticketIds)))
-        .orderBy(asc(messages.createdAt), asc(messages.id))
-        .limit(500);
-      return rows.map((m) => ({
-        id: m.id,
-        body: m.body,
-        mediaType: m.mediaType,
-        mediaUrl: m.mediaPath ? `/api/v1/messages/${m.id}/media` : null,
-        mediaName: m.mediaName,
-        ack: m.ack,
-        createdAt: m.createdAt.toISOString(),
-      }));
+      const rows = await conversation(q, wa.id, req.query.number, eq(messages.fromMe, true));
+      return rows.map(({ side: _side, isDeleted: _deleted, ...item }) => item);
     },
   );
+
+  /**
+   * The phone's own history with this connection (issue #8): what the customer sent and what agents
+   * answered, oldest first, so the simulator page shows the whole conversation in any tab.
+   */
+  r.get(
+    "/simulator/:whatsappId/messages",
+    { schema: { params: Params, querystring: OutboundQuery }, config: { permission: "simulator.use" } },
+    async (req): Promise<SimulatorThreadItem[]> => {
+      const { q, wa } = await simulatorOf(req, req.params.whatsappId);
+      return conversation(q, wa.id, req.query.number);
+    },
+  );
+
+  /**
+   * The customer reads the conversation: a read receipt for everything agents sent that reached the
+   * phone and is not read yet, through the driver like a real phone's (blue ticks for the agents).
+   */
+  r.post(
+    "/simulator/:whatsappId/read",
+    { schema: { params: Params, body: SimulatorReadForm }, config: { permission: "simulator.use" } },
+    async (req): Promise<SimulatorReadResult> => {
+      const { q, wa } = await simulatorOf(req, req.params.whatsappId);
+      const thread = await ticketsOf(q, wa.id, req.body.number);
+      if (!thread) return { read: 0 };
+      const unread = await q.db
+        .select({ channelId: messages.channelId })
+        .from(messages)
+        .where(
+          q.messages.where(
+            eq(messages.fromMe, true),
+            eq(messages.whatsappId, wa.id),
+            inArray(messages.ticketId, thread.ids),
+            isNotNull(messages.channelId),
+            between(messages.ack, Ack.pending, Ack.delivered),
+          ),
+        );
+      const channelIds = unread.map((m) => m.channelId).filter((id): id is string => id !== null);
+      if (channelIds.length === 0) return { read: 0 };
+      const driver = (await app.charla.sessions.driverFor(req.ctx.companyId, wa.id)) as SimulatorDriver | null;
+      if (!driver) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+      await driver.readReceipt(channelIds).catch((err: unknown) => {
+        throw driverError(err, "ERR_WAPP_NOT_INITIALIZED");
+      });
+      return { read: channelIds.length };
+    },
+  );
+}
+
+/**
+ * The ids of the number's tickets on this connection, as a subquery (wrapped: a query builder
+ * returned from an async function would be run), or null when the number is no contact.
+ */
+async function ticketsOf(q: Scoped, whatsappId: number, number: string) {
+  const [contact] = await q.db
+    .select({ id: contacts.id })
+    .from(contacts)
+    .where(q.contacts.where(eq(contacts.number, normalizeNumber(number))));
+  if (!contact) return null;
+  const ids = q.db
+    .select({ id: tickets.id })
+    .from(tickets)
+    .where(q.tickets.where(and(eq(tickets.contactId, contact.id), eq(tickets.whatsappId, whatsappId))));
+  return { ids };
+}
+
+/** The newest messages between the number and this connection (at most 500), oldest first. */
+async function conversation(q: Scoped, whatsappId: number, number: string, extra?: SQL): Promise<SimulatorThreadItem[]> {
+  const ticketIds = await ticketsOf(q, whatsappId, number);
+  if (!ticketIds) return [];
+  const rows = await q.db
+    .select()
+    .from(messages)
+    .where(q.messages.where(inArray(messages.ticketId, ticketIds.ids), extra))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(THREAD_MAX);
+  return rows.reverse().map((m) => ({
+    id: m.id,
+    side: m.fromMe ? "agent" : "customer",
+    // a deleted message is gone from the phone too; only the fact remains
+    body: m.isDeleted ? "" : m.body,
+    mediaType: m.mediaType,
+    mediaUrl: m.mediaPath && !m.isDeleted ? `/api/v1/messages/${m.id}/media` : null,
+    mediaName: m.isDeleted ? null : m.mediaName,
+    ack: m.ack,
+    ackError: isErrorCode(m.ackError) ? m.ackError : null,
+    isDeleted: m.isDeleted,
+    createdAt: m.createdAt.toISOString(),
+  }));
 }
