@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestApp, getTestApp } from "../../test/app.js";
 import { buildCompany, buildContact, buildUser, login } from "../../test/factories.js";
 import { caller, expectError, uid } from "../../test/http.js";
+import { scoped } from "../../db/scoped.js";
+import { contactsCsv } from "./csv.js";
+import { exportContacts } from "./queries.js";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -176,5 +179,29 @@ describe("#contacts", () => {
     expect(lines).toContain('"Ana; Pérez";5215511112222;ana@x.mx');
     expect(lines).toContain(`"'=HYPERLINK(""x"")";5215533334444;`);
     expect(res.body).not.toContain("Ajeno");
+  });
+
+  it("writes the export batch by batch: each batch leaves before the next is read", async () => {
+    const { c, s } = await adminOf();
+    for (let i = 0; i < 5; i++) await buildContact(t.app, c.id, { name: `Lote ${i}` });
+    const read: number[] = [];
+    async function* batches() {
+      for await (const rows of exportContacts(scoped(t.app.charla.db, c.id), 2)) {
+        read.push(rows.length);
+        yield rows;
+      }
+    }
+    const chunks: string[] = [];
+    for await (const chunk of contactsCsv(batches())) {
+      chunks.push(chunk);
+      // the header and each batch are written as soon as they exist: never more than one batch ahead
+      expect(read.length).toBe(chunks.length - 1);
+    }
+    expect(read).toEqual([2, 2, 1]);
+    expect(chunks[0]).toBe("\ufeffname;number;email\r\n");
+    expect(chunks.slice(1).join("").trim().split("\r\n")).toHaveLength(5);
+    // the route sends the same stream
+    const res = await call(s, "GET", "/contacts/export");
+    expect(res.body).toBe(chunks.join(""));
   });
 });
