@@ -30,6 +30,8 @@ export type SessionUser = {
     primaryColor: string;
     headerColor: string;
     pageTitle: string;
+    /** Whether the company uploaded a logo: the web asks for `/companies/{id}/logo` only then. */
+    logo: boolean;
     plan: (PlanFlagSet & { id: number; name: string }) | null;
     settings: SettingView[];
   };

@@ -43,7 +43,7 @@ const catalogue = {
   },
   ERR_INVALID_CREDENTIALS: {
     status: 401,
-    es: "Error de autenticación. Por favor, inténtelo de nuevo.",
+    es: "Error de autenticación. Por favor, inténtalo de nuevo.",
     pt: "Erro de autenticação. Por favor, tente novamente.",
     en: "Authentication error. Please try again.",
   },
@@ -67,7 +67,7 @@ const catalogue = {
   },
   ERR_SESSION_EXPIRED: {
     status: 401,
-    es: "Sesión expirada. Por favor, inicie sesión.",
+    es: "Sesión expirada. Por favor, inicia sesión.",
     pt: "Sessão expirada. Por favor, entre.",
     en: "Session expired. Please log in.",
   },
@@ -139,7 +139,7 @@ const catalogue = {
   },
   ERR_QUEUE_COLOR_ALREADY_EXISTS: {
     status: 409,
-    es: "Este color ya está en uso, elija otro.",
+    es: "Este color ya está en uso, elige otro.",
     pt: "Esta cor já está em uso, escolha outra.",
     en: "This colour is already in use, pick another.",
   },
@@ -152,7 +152,7 @@ const catalogue = {
   // Charla's additions
   ERR_VALIDATION: {
     status: 400,
-    es: "Revise los datos enviados.",
+    es: "Revisa los datos enviados.",
     pt: "Verifique os dados enviados.",
     en: "Check the data you sent.",
   },
@@ -178,25 +178,25 @@ const catalogue = {
   },
   ERR_TOKEN_EXPIRED: {
     status: 403,
-    es: "Su sesión debe renovarse.",
+    es: "Tu sesión debe renovarse.",
     pt: "Sua sessão precisa ser renovada.",
     en: "Your session must be renewed.",
   },
   ERR_RATE_LIMITED: {
     status: 429,
-    es: "Demasiados intentos. Espere un momento e inténtelo de nuevo.",
+    es: "Demasiados intentos. Espera un momento e inténtalo de nuevo.",
     pt: "Muitas tentativas. Aguarde um momento e tente novamente.",
     en: "Too many attempts. Wait a moment and try again.",
   },
   ERR_SUBSCRIPTION_EXPIRED: {
     status: 401,
-    es: "¡Ups! Su suscripción venció el {{date}}. Contacte al soporte para más información.",
+    es: "¡Ups! Tu suscripción venció el {{date}}. Contacta al soporte para más información.",
     pt: "Opss! Sua assinatura venceu em {{date}}. Entre em contato com o suporte para mais informações.",
     en: "Oops! Your subscription expired on {{date}}. Contact support for more information.",
   },
   ERR_COMPANY_INACTIVE: {
     status: 401,
-    es: "La empresa está deshabilitada. Contacte al soporte.",
+    es: "La empresa está deshabilitada. Contacta al soporte.",
     pt: "A empresa está desativada. Entre em contato com o suporte.",
     en: "The company is disabled. Contact support.",
   },
@@ -251,7 +251,7 @@ const catalogue = {
   },
   ERR_CANNOT_DELETE_SELF: {
     status: 400,
-    es: "No puede eliminar su propio usuario.",
+    es: "No puedes eliminar tu propio usuario.",
     pt: "Você não pode excluir seu próprio usuário.",
     en: "You cannot delete your own user.",
   },
@@ -306,7 +306,7 @@ const catalogue = {
   },
   ERR_TICKET_NOT_OPEN: {
     status: 409,
-    es: "Acepte o reabra el ticket antes de enviar mensajes.",
+    es: "Acepta o reabre el ticket antes de enviar mensajes.",
     pt: "Aceite ou reabra o ticket antes de enviar mensagens.",
     en: "Accept or reopen the ticket before sending messages.",
   },

@@ -2,9 +2,9 @@ import type { TicketUpdateForm, TicketView, UserView } from "@charla/contracts";
 import { Limits } from "@charla/contracts";
 import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "./client";
-import { ticketKeys } from "./tickets";
+import { removeTicketFromLists, ticketKeys, upsertTicketInLists, useTicketViewer } from "./tickets";
 
-/** The chat header's copy follows every change; lists are refreshed (the socket also updates them). */
+/** The chat header's copy follows every change. */
 export function putTicketInCache(client: QueryClient, ticket: TicketView): void {
   client.setQueryData(ticketKeys.detail(ticket.uuid), ticket);
 }
@@ -12,13 +12,16 @@ export function putTicketInCache(client: QueryClient, ticket: TicketView): void 
 export type UpdateTicketInput = { id: number; values: TicketUpdateForm };
 
 /** PUT /tickets/{id}: accept, return, resolve, reopen and transfer (core §4, docs/api-inbox.md). */
+/** The answer goes into the loaded lists at once (the live event that follows changes nothing more). */
 export function useUpdateTicket() {
   const client = useQueryClient();
+  const viewer = useTicketViewer();
   return useMutation({
     mutationFn: ({ id, values }: UpdateTicketInput) => api<TicketView>(`/tickets/${id}`, { method: "PUT", body: values }),
     onSuccess: (ticket) => {
       putTicketInCache(client, ticket);
-      void client.invalidateQueries({ queryKey: ticketKeys.lists() });
+      if (viewer) upsertTicketInLists(client, ticket, viewer);
+      else void client.invalidateQueries({ queryKey: ticketKeys.lists() });
     },
   });
 }
@@ -29,7 +32,7 @@ export function useDeleteTicket() {
     mutationFn: (ticket: TicketView) => api<void>(`/tickets/${ticket.id}`, { method: "DELETE" }),
     onSuccess: (_, ticket) => {
       client.removeQueries({ queryKey: ticketKeys.messages(ticket.id) });
-      void client.invalidateQueries({ queryKey: ticketKeys.lists() });
+      removeTicketFromLists(client, ticket.id);
     },
   });
 }

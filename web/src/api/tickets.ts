@@ -147,6 +147,19 @@ function hasTicket(data: TicketsData, ticketId: number): boolean {
   return data.pages.some((page) => page.tickets.some((t) => t.id === ticketId));
 }
 
+/** Every page of the list is loaded: a ticket not in it is not in the list at all. */
+function complete(data: TicketsData): boolean {
+  return data.pages.length > 0 && !data.pages[data.pages.length - 1].hasMore;
+}
+
+/**
+ * An event the cache cannot apply: the ticket may sit on a page not loaded yet, so neither its place
+ * nor the count can be known here. Only that list is read again (and only if it is on screen).
+ */
+function refetchList(client: QueryClient, key: readonly unknown[]): void {
+  void client.invalidateQueries({ queryKey: key, exact: true });
+}
+
 function withCount(data: TicketsData, delta: number): TicketsData {
   if (delta === 0) return data;
   return { ...data, pages: data.pages.map((page) => ({ ...page, count: Math.max(0, page.count + delta) })) };
@@ -189,6 +202,7 @@ function filtersOf(key: readonly unknown[]): TicketListFilters | null {
  * A changed or new ticket into every loaded list: replaced (and moved to its place by `updatedAt`)
  * where it still matches, added where it now matches, removed where it no longer does. Counts follow.
  * `top` puts it first (a new message). The chat's copy (`ticketKeys.detail`) is refreshed too.
+ * Lists are edited in place, never read again, unless the ticket may be on a page not loaded yet.
  */
 export function upsertTicketInLists(client: QueryClient, ticket: TicketView, viewer: TicketViewer, top = false): void {
   client.setQueryData<TicketView>(ticketKeys.detail(ticket.uuid), (current) => (current ? ticket : current));
@@ -198,6 +212,10 @@ export function upsertTicketInLists(client: QueryClient, ticket: TicketView, vie
     const present = hasTicket(data, ticket.id);
     const matches = ticketMatchesFilters(ticket, filters, viewer);
     if (!present && !matches) continue;
+    if (!present && !complete(data)) {
+      refetchList(client, key);
+      continue;
+    }
     const rest = present ? without(data, ticket.id) : data;
     const next = matches ? insert(rest, ticket, top) : rest;
     client.setQueryData<TicketsData>(key, withCount(next, (matches ? 1 : 0) - (present ? 1 : 0)));
@@ -207,8 +225,9 @@ export function upsertTicketInLists(client: QueryClient, ticket: TicketView, vie
 /** A deleted ticket (or one the viewer lost sight of) leaves every list. */
 export function removeTicketFromLists(client: QueryClient, ticketId: number): void {
   for (const [key, data] of client.getQueriesData<TicketsData>({ queryKey: ticketKeys.lists() })) {
-    if (!data || !hasTicket(data, ticketId)) continue;
-    client.setQueryData<TicketsData>(key, withCount(without(data, ticketId), -1));
+    if (!data) continue;
+    if (hasTicket(data, ticketId)) client.setQueryData<TicketsData>(key, withCount(without(data, ticketId), -1));
+    else if (!complete(data)) refetchList(client, key);
   }
 }
 
@@ -216,7 +235,11 @@ export function removeTicketFromLists(client: QueryClient, ticketId: number): vo
 export function markTicketReadInLists(client: QueryClient, ticketId: number): void {
   for (const [key, data] of client.getQueriesData<TicketsData>({ queryKey: ticketKeys.lists() })) {
     const filters = filtersOf(key);
-    if (!data || !filters || !hasTicket(data, ticketId)) continue;
+    if (!data || !filters) continue;
+    if (!hasTicket(data, ticketId)) {
+      if (filters.withUnreadMessages && !complete(data)) refetchList(client, key);
+      continue;
+    }
     if (filters.withUnreadMessages) {
       client.setQueryData<TicketsData>(key, withCount(without(data, ticketId), -1));
       continue;

@@ -1,15 +1,47 @@
 import TranslateIcon from "@mui/icons-material/Translate";
 import Button from "@mui/material/Button";
-import Menu from "@mui/material/Menu";
+import Menu, { type MenuProps } from "@mui/material/Menu";
 import MenuItem from "@mui/material/MenuItem";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { currentLanguage, languages } from "../i18n";
 
-export function LanguageSwitcher() {
+type LanguageMenuProps = {
+  anchor: HTMLElement | null;
+  onClose: () => void;
+} & Pick<MenuProps, "anchorOrigin" | "transformOrigin">;
+
+/**
+ * The languages to pick from. The choice is remembered in this browser (i18n's languageChanged
+ * writes it), so the login page and the user menu share it.
+ */
+export function LanguageMenu({ anchor, onClose, ...position }: LanguageMenuProps) {
   const { t, i18n } = useTranslation();
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const active = currentLanguage();
+  return (
+    <Menu open={anchor !== null} anchorEl={anchor} onClose={onClose} {...position}>
+      {languages.map((language) => (
+        <MenuItem
+          key={language}
+          lang={language}
+          selected={language === active}
+          data-testid={`language-${language}`}
+          onClick={() => {
+            onClose();
+            void i18n.changeLanguage(language);
+          }}
+        >
+          {t(`languages.${language}`)}
+        </MenuItem>
+      ))}
+    </Menu>
+  );
+}
+
+/** The login page's language button. */
+export function LanguageSwitcher() {
+  const { t } = useTranslation();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
 
   return (
     <>
@@ -21,23 +53,9 @@ export function LanguageSwitcher() {
         data-testid="language-switcher"
         onClick={(event) => setAnchor(event.currentTarget)}
       >
-        {t(`languages.${active}`)}
+        {t(`languages.${currentLanguage()}`)}
       </Button>
-      <Menu open={anchor !== null} anchorEl={anchor} onClose={() => setAnchor(null)}>
-        {languages.map((language) => (
-          <MenuItem
-            key={language}
-            selected={language === active}
-            data-testid={`language-${language}`}
-            onClick={() => {
-              setAnchor(null);
-              void i18n.changeLanguage(language);
-            }}
-          >
-            {t(`languages.${language}`)}
-          </MenuItem>
-        ))}
-      </Menu>
+      <LanguageMenu anchor={anchor} onClose={() => setAnchor(null)} />
     </>
   );
 }

@@ -9,15 +9,14 @@ type Props = {
   icon: ReactNode;
   label: string;
   emptyText: string;
+  /** Shown as a badge only when above 0: nothing unread shows no badge. */
   count?: number;
-  /** The unread-tickets bell shows its count even at 0; the others only when something is there. */
-  showZero?: boolean;
   testId: string;
   /** The areas that feed a bell render their items here (given a way to close it); empty shows `emptyText`. */
   children?: ReactNode | ((close: () => void) => ReactNode);
 };
 
-export function NotificationBell({ icon, label, emptyText, count = 0, showZero = false, testId, children }: Props) {
+export function NotificationBell({ icon, label, emptyText, count = 0, testId, children }: Props) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   return (
     <>
@@ -27,9 +26,10 @@ export function NotificationBell({ icon, label, emptyText, count = 0, showZero =
           size="small"
           aria-label={label}
           data-testid={testId}
+          data-count={count}
           onClick={(event) => setAnchor(event.currentTarget)}
         >
-          <Badge badgeContent={count} color="error" showZero={showZero}>
+          <Badge badgeContent={count} color="error" max={99} invisible={count <= 0}>
             {icon}
           </Badge>
         </IconButton>

@@ -1,56 +1,56 @@
-import { Events, type TicketsPage } from "@charla/contracts";
 import NotificationsIcon from "@mui/icons-material/NotificationsOutlined";
 import List from "@mui/material/List";
 import ListItemAvatar from "@mui/material/ListItemAvatar";
 import ListItemButton from "@mui/material/ListItemButton";
 import ListItemText from "@mui/material/ListItemText";
 import Typography from "@mui/material/Typography";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
-import { api } from "../api/client";
+import { flattenTickets, type TicketListFilters, useTicketsList } from "../api/tickets";
 import { useAuth } from "../auth/context";
 import { NotificationBell } from "../components/NotificationBell";
 import { ContactAvatar } from "../pages/contacts/ContactAvatar";
-import { useSocketEvent } from "../realtime/context";
 
-const bellKey = ["tickets", "bell"] as const;
+const unreadOf = (status: "open" | "pending"): TicketListFilters => ({
+  status,
+  searchParam: "",
+  queueIds: [],
+  tags: [],
+  users: [],
+  showAll: false,
+  withUnreadMessages: true,
+});
+const openUnread = unreadOf("open");
+const pendingUnread = unreadOf("pending");
 
 /**
  * The top bar's tickets bell: the viewer's open tickets with unread messages, and the pending ones
- * too for users whose allTicket is enabled (core §6). Refreshed by every ticket or message event.
+ * too for users whose allTicket is enabled (core §6). Both are ordinary ticket lists ("only unread"),
+ * so the live events keep them current in the cache (use-ticket-list-events) with no refetch.
  */
 export function TicketsBell() {
   const { t } = useTranslation("layout");
   const { user } = useAuth();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const withPending = user?.allTicket === "enable";
-  const companyId = user?.companyId ?? null;
 
-  const query = useQuery({
-    queryKey: [...bellKey, withPending],
-    enabled: !!user,
-    staleTime: 5_000,
-    queryFn: async ({ signal }) => {
-      const read = (status: "open" | "pending") =>
-        api<TicketsPage>("/tickets", { query: { status, withUnreadMessages: true }, signal });
-      const pages = await Promise.all(withPending ? [read("open"), read("pending")] : [read("open")]);
-      return pages.flatMap((page) => page.tickets).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
-    },
-  });
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: bellKey });
-  useSocketEvent(companyId === null ? null : Events.ticket(companyId), refresh);
-  useSocketEvent(companyId === null ? null : Events.appMessage(companyId), refresh);
+  const open = useTicketsList(openUnread, !!user);
+  const pending = useTicketsList(pendingUnread, !!user && withPending);
+  const openData = open.data;
+  const pendingData = withPending ? pending.data : undefined;
+  const tickets = useMemo(
+    () => [...flattenTickets(openData), ...flattenTickets(pendingData)].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt)),
+    [openData, pendingData],
+  );
+  const count = (openData?.pages[0]?.count ?? 0) + (pendingData?.pages[0]?.count ?? 0);
 
-  const tickets = query.data ?? [];
   return (
     <NotificationBell
       icon={<NotificationsIcon />}
       label={t("notifications.tickets")}
       emptyText={t("notifications.empty")}
-      count={tickets.length}
-      showZero
+      count={count}
       testId="bell-tickets"
     >
       {tickets.length === 0

@@ -1,7 +1,9 @@
 import LogoutIcon from "@mui/icons-material/Logout";
 import PersonIcon from "@mui/icons-material/PersonOutlined";
+import TranslateIcon from "@mui/icons-material/Translate";
 import IconButton from "@mui/material/IconButton";
 import ListItemIcon from "@mui/material/ListItemIcon";
+import ListItemText from "@mui/material/ListItemText";
 import Menu from "@mui/material/Menu";
 import MenuItem from "@mui/material/MenuItem";
 import { useState } from "react";
@@ -9,15 +11,18 @@ import { useTranslation } from "react-i18next";
 import { useProtectedImage } from "../api/media";
 import { profileImagePath } from "../api/users";
 import { useAuth, useSessionUser } from "../auth/context";
+import { LanguageMenu } from "../components/LanguageSwitcher";
 import { UserAvatar } from "../components/UserAvatar";
+import { currentLanguage } from "../i18n";
 import { UserModal } from "../pages/users/UserModal";
 
 export function UserMenu() {
-  const { t } = useTranslation("layout");
+  const { t } = useTranslation(["layout", "common"]);
   const { logout } = useAuth();
   const user = useSessionUser();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [profileOpen, setProfileOpen] = useState(false);
+  const [languageAnchor, setLanguageAnchor] = useState<HTMLElement | null>(null);
   const image = useProtectedImage(user.profileImage ? profileImagePath(user.id) : null, user.profileImage);
 
   return (
@@ -51,6 +56,16 @@ export function UserMenu() {
           </ListItemIcon>
           {t("userMenu.profile")}
         </MenuItem>
+        <MenuItem data-testid="menu-language" aria-haspopup="menu" onClick={(event) => setLanguageAnchor(event.currentTarget)}>
+          <ListItemIcon>
+            <TranslateIcon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText
+            primary={t("common:languages.label")}
+            secondary={t(`common:languages.${currentLanguage()}`)}
+            slotProps={{ secondary: { variant: "caption" } }}
+          />
+        </MenuItem>
         <MenuItem
           data-testid="logout"
           onClick={() => {
@@ -64,6 +79,15 @@ export function UserMenu() {
           {t("userMenu.logout")}
         </MenuItem>
       </Menu>
+      <LanguageMenu
+        anchor={languageAnchor}
+        onClose={() => {
+          setLanguageAnchor(null);
+          setAnchor(null);
+        }}
+        anchorOrigin={{ vertical: "top", horizontal: "left" }}
+        transformOrigin={{ vertical: "top", horizontal: "right" }}
+      />
       {profileOpen && <UserModal open userId={user.id} onClose={() => setProfileOpen(false)} />}
     </>
   );

@@ -39,6 +39,7 @@ export async function buildSessionUser(db: Db | Tx, companyId: number, userId: n
       primaryColor: row.company.primaryColor,
       headerColor: row.company.headerColor,
       pageTitle: row.company.pageTitle,
+      logo: row.company.logoPath !== null,
       plan: row.plan && flags ? { id: row.plan.id, name: row.plan.name, ...flags } : null,
       settings: await listSettings(q, { includeSecrets: isAdmin }),
     },

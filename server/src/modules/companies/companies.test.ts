@@ -187,9 +187,12 @@ describe("#companies logo", () => {
     const c = await buildCompany(t.app);
     const s = await login(t.app, c.admin);
     expectError(await call(s, "GET", `/companies/${c.id}/logo`), 404, "ERR_NOT_FOUND");
+    // the session says there is none, so the web does not ask for it
+    expect((await call(s, "GET", "/auth/me")).json().company.logo).toBe(false);
     const res = await postLogo(s, c.id, multipart("logo", "logo.png", "image/png", PNG));
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ id: c.id });
+    expect((await call(s, "GET", "/auth/me")).json().company.logo).toBe(true);
     const img = await call(s, "GET", `/companies/${c.id}/logo`);
     expect(img.statusCode).toBe(200);
     expect(img.headers["content-type"]).toMatch(/^image\/png/);

@@ -26,6 +26,7 @@ import {
   type TicketListFilters,
   type TicketView,
   useAcceptTicket,
+  useTicketByUuid,
   useTicketsList,
   useTicketViewer,
   useUserOptions,
@@ -212,6 +213,23 @@ export function TicketsManager({ selectedUuid, onOpenTicket }: Props) {
     [accept, onOpenTicket],
   );
   const openTicket = useCallback((ticket: TicketView) => onOpenTicket(ticket.uuid), [onOpenTicket]);
+
+  // The selected ticket turned open (reopened or accepted in the chat, or by someone else): the list
+  // follows it to the open tab, where it is now and shown selected. Picking another tab stays put.
+  const selected = useTicketByUuid(selectedUuid).data;
+  const selectedState = selected && selected.uuid === selectedUuid ? `${selected.uuid}:${selected.status}` : null;
+  const lastSelectedState = useRef<string | null>(null);
+  useEffect(() => {
+    const before = lastSelectedState.current;
+    lastSelectedState.current = selectedState;
+    if (!before || !selectedState || before === selectedState) return;
+    const [uuidBefore] = before.split(":");
+    const [uuidNow, statusNow] = selectedState.split(":");
+    if (uuidBefore === uuidNow && statusNow === "open") {
+      setTab("open");
+      setSubTab("assigned");
+    }
+  }, [selectedState]);
 
   const active =
     tab === "open"

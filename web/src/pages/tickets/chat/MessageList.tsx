@@ -5,7 +5,7 @@ import Button from "@mui/material/Button";
 import CircularProgress from "@mui/material/CircularProgress";
 import Fab from "@mui/material/Fab";
 import Typography from "@mui/material/Typography";
-import { Fragment, useCallback, useEffect, useMemo, useState } from "react";
+import { Fragment, type RefObject, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "react-toastify";
 import { toastError } from "../../../api/errors";
@@ -17,6 +17,8 @@ import { continues, dayLabel, previewOf, sameDay } from "./message-parts";
 import { useChatScroll } from "./use-chat-scroll";
 
 const MAX_PAGES_TO_FOCUS = 25;
+/** How long the floating day label stays after the last scroll (as on a phone). */
+const FLOATING_DAY_MS = 1200;
 
 type Props = {
   ticket: TicketView;
@@ -27,32 +29,64 @@ type Props = {
   onReply: (message: MessageView) => void;
 };
 
-function DayDivider({ iso }: { iso: string }) {
+function DayLabel({ iso, testId }: { iso: string; testId: string }) {
   const { t } = useTranslation("chat");
   const colors = useBubbleColors();
   return (
-    <Box sx={{ display: "flex", justifyContent: "center", my: 1.5, position: "sticky", top: 8, zIndex: 2 }}>
-      <Typography
-        variant="caption"
-        data-testid="day-divider"
-        sx={{
-          px: 1.5,
-          py: 0.5,
-          borderRadius: 2,
-          bgcolor: colors.divider,
-          color: colors.text,
-          opacity: 0.9,
-          fontWeight: 500,
-          boxShadow: "0 1px 0.5px rgba(11, 20, 26, 0.13)",
-          textTransform: "uppercase",
-          fontSize: 11.5,
-          letterSpacing: 0.3,
-        }}
-      >
-        {dayLabel(iso, t)}
-      </Typography>
+    <Typography
+      variant="caption"
+      data-testid={testId}
+      data-day={iso}
+      sx={{
+        px: 1.5,
+        py: 0.5,
+        borderRadius: 2,
+        bgcolor: colors.divider,
+        color: colors.text,
+        opacity: 0.9,
+        fontWeight: 500,
+        boxShadow: "0 1px 0.5px rgba(11, 20, 26, 0.13)",
+        textTransform: "uppercase",
+        fontSize: 11.5,
+        letterSpacing: 0.3,
+      }}
+    >
+      {dayLabel(iso, t)}
+    </Typography>
+  );
+}
+
+/** In the flow between days; it scrolls with the messages and never covers them. */
+function DayDivider({ iso }: { iso: string }) {
+  return (
+    <Box sx={{ display: "flex", justifyContent: "center", my: 1.5 }}>
+      <DayLabel iso={iso} testId="day-divider" />
     </Box>
   );
+}
+
+/**
+ * While scrolling, the day of the messages at the top floats over them, then fades away: a label
+ * fixed there for good would cover the text under it.
+ */
+function useFloatingDay(container: RefObject<HTMLDivElement | null>) {
+  const [day, setDay] = useState<string | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const onScroll = useCallback(() => {
+    const element = container.current;
+    if (!element) return;
+    const top = element.getBoundingClientRect().top;
+    let current: string | null = null;
+    for (const divider of element.querySelectorAll<HTMLElement>('[data-testid="day-divider"]')) {
+      if (divider.getBoundingClientRect().top >= top) break;
+      current = divider.dataset.day ?? null;
+    }
+    setDay(current);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setDay(null), FLOATING_DAY_MS);
+  }, [container]);
+  return { day, onScroll };
 }
 
 /** Where one ticket of the contact ends and the next begins (core §2 markers). */
@@ -89,6 +123,12 @@ export function MessageList({ ticket, focusMessageId, highlight, onReply }: Prop
   const loadOlder = useCallback(() => void fetchNextPage(), [fetchNextPage]);
   const scroll = useChatScroll({ messages, hasOlder: !!hasNextPage, loadingOlder: isFetchingNextPage, loadOlder });
   const { reveal } = scroll;
+  const floating = useFloatingDay(scroll.containerRef);
+  const { onScroll: onScrollList } = scroll;
+  const onScroll = useCallback(() => {
+    onScrollList();
+    floating.onScroll();
+  }, [onScrollList, floating.onScroll]);
 
   const focus = useCallback(
     (messageId: number, smooth: boolean) => {
@@ -137,7 +177,7 @@ export function MessageList({ ticket, focusMessageId, highlight, onReply }: Prop
     <Box sx={{ position: "relative", flex: 1, minHeight: 0, display: "flex" }}>
       <Box
         ref={scroll.containerRef}
-        onScroll={scroll.onScroll}
+        onScroll={onScroll}
         data-testid="chat-messages"
         sx={{
           flex: 1,
@@ -199,6 +239,22 @@ export function MessageList({ ticket, focusMessageId, highlight, onReply }: Prop
           })}
         </Box>
       </Box>
+      {floating.day && (
+        <Box
+          sx={{
+            position: "absolute",
+            top: 8,
+            left: 0,
+            right: 0,
+            display: "flex",
+            justifyContent: "center",
+            pointerEvents: "none",
+            zIndex: 2,
+          }}
+        >
+          <DayLabel iso={floating.day} testId="day-floating" />
+        </Box>
+      )}
       {scroll.showJump && (
         <Fab
           size="small"
