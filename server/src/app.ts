@@ -4,12 +4,14 @@ import cookie from "@fastify/cookie";
 import multipart from "@fastify/multipart";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
+import type { DestinationStream } from "pino";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
 import type { Services } from "./context.js";
 import { Sessions } from "./channels/sessions.js";
 import { type Database, openDatabase } from "./db/client.js";
 import { seed } from "./db/seed.js";
+import { loggerOptions } from "./lib/logger.js";
 import { Storage } from "./lib/storage.js";
 import { authRoutes } from "./modules/auth/routes.js";
 import { TokenService } from "./modules/auth/tokens.js";
@@ -43,12 +45,14 @@ export type BuildOptions = {
   database?: Database;
   seed?: boolean;
   logger?: boolean;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: DestinationStream;
 };
 
 /** Builds the whole server without listening: main.ts listens, tests `inject`. */
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger === false ? false : { level: config.logLevel },
+    logger: opts.logger === false ? false : loggerOptions(config.logLevel, opts.logStream),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     // the spec writes list paths with a trailing slash (`GET /users/`): both spellings reach one route
