@@ -65,7 +65,7 @@ describe("inbox flow", () => {
     await agent.getByTestId("composer-file").waitFor();
     await agent.getByTestId("composer-send").click();
 
-    // the customer's phone shows both answers, and their read ticks arrive
+    // the customer's phone shows both answers and reads them: their ticks turn blue (4, docs/acks.md)
     const answers = phone.getByTestId("simulator-out");
     await expect.poll(() => answers.count(), { timeout: 15_000 }).toBe(2);
     expect(await answers.first().textContent()).toContain("Enviamos a todo México");
@@ -74,7 +74,7 @@ describe("inbox flow", () => {
       .poll(async () => (await answers.evaluateAll((els) => els.map((el) => el.getAttribute("data-ack")))).join(","), {
         timeout: 15_000,
       })
-      .toBe("3,3");
+      .toBe("4,4");
 
     // resolving sends the agent to /tickets, and the ticket is in the closed tab
     await agent.getByTestId("chat-resolve").click();

@@ -95,6 +95,14 @@ describe.runIf(adminUrl && redisUrl)("session leases across two processes", () =
           interval: 300,
         })
         .toBe(3);
+      // the phone reads it when told to, through either process: two blue ticks (4)
+      await api(two.url, "POST", `/simulator/${whatsapp_id}/read`, { number: `5215577770${whatsapp_id}`.padEnd(13, "0") }, token);
+      await expect
+        .poll(async () => (await db.query("select ack from messages where id = $1", [sent.id])).rows[0].ack, {
+          timeout: 15_000,
+          interval: 300,
+        })
+        .toBe(4);
     }
 
     // which process is which: the one that keeps renewing after the kill is two

@@ -145,7 +145,8 @@ describe("simulator page", () => {
     await api(server.url, "POST", `/messages/${ticketId}`, { body: "¡Hola! <i>¿En qué te ayudo?</i>" }, browserToken);
     const answer = page.getByTestId("simulator-out").filter({ hasText: "¡Hola! <i>¿En qué te ayudo?</i>" });
     await answer.waitFor({ timeout: 10_000 });
-    await expect.poll(() => answer.getAttribute("data-ack"), { timeout: 10_000 }).toBe("3");
+    // the phone page shows the answer, so it reads it: two blue ticks (4, docs/acks.md)
+    await expect.poll(() => answer.getAttribute("data-ack"), { timeout: 10_000 }).toBe("4");
     expect(await page.locator("[data-testid=simulator-thread] i").count()).toBe(0);
 
     // media answers are fetched with the token: an image inline, a document as a named link

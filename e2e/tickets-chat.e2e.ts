@@ -92,7 +92,7 @@ describe("tickets chat", () => {
     await page.getByTestId("composer-send").click();
     await fromMe(page).locator('[data-testid="message-image"]').waitFor({ timeout: 15_000 });
 
-    // both reached the customer's phone, and their read receipts come back live
+    // both reached the customer's phone, and its delivery receipts come back live: two grey ticks (3)
     const outbound = await pageApi<Outbound[]>(page, `/simulator/${wa}/outbound?number=${number}`);
     expect(outbound.some((m) => m.mediaType === "chat" && m.body.includes("Con gusto le ayudo"))).toBe(true);
     expect(outbound.some((m) => m.mediaType === "image")).toBe(true);

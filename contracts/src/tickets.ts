@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DateOnly, IdSchema, SearchParam, V, text } from "./common.js";
 import type { ContactView } from "./contacts.js";
+import type { ErrorCode } from "./errors.js";
 import { Limits } from "./limits.js";
 import type { QueueRef } from "./users.js";
 
@@ -55,7 +56,10 @@ export type MessageView = {
   body: string;
   fromMe: boolean;
   read: boolean;
+  /** WhatsApp's status scale, see `Ack` (docs/acks.md). */
   ack: number;
+  /** Why the message failed (ack -1): a catalogue code; null otherwise. */
+  ackError: ErrorCode | null;
   mediaType: MediaType;
   mediaUrl: string | null;
   mediaName: string | null;

@@ -1,3 +1,5 @@
+import type { AckError } from "@charla/contracts";
+
 /**
  * The channel-driver interface: everything Charla asks of a WhatsApp session, and everything a
  * session tells Charla. Drivers know nothing of tickets; the pipeline knows nothing of drivers.
@@ -47,7 +49,8 @@ export type Sent = { channelId: string; timestamp: Date };
 /** What a session tells Charla. Each handler may be called again for the same event (replays). */
 export type ChannelEvents = {
   message(msg: InboundMessage): Promise<void>;
-  ack(channelId: string, ack: number): Promise<void>;
+  /** WhatsApp's status numbers (docs/acks.md); a failure is -1 with its reason. */
+  ack(channelId: string, ack: number, error?: AckError): Promise<void>;
   revoked(channelId: string): Promise<void>;
   edited(channelId: string, body: string): Promise<void>;
   status(status: ConnectionStatus, extra?: { qrcode?: string; retries?: number; number?: string }): Promise<void>;

@@ -189,9 +189,13 @@ describe("simulator driver", () => {
         fromMe: true,
         ack: 1,
       });
-      await new Promise((r) => setTimeout(r, 1500));
+      // the phone confirms delivery by itself (3); it reads only when its customer does (4)
+      await new Promise((r) => setTimeout(r, 800));
       const [sentRow] = await db().select().from(messages).where(eq(messages.channelId, out.channelId));
       expect(sentRow.ack).toBe(3);
+      await driver.readReceipt([out.channelId]);
+      const [readRow] = await db().select().from(messages).where(eq(messages.channelId, out.channelId));
+      expect(readRow.ack).toBe(4);
       expect(await driver.checkNumber("123")).toBeNull();
       expect((await driver.contactsBook()).length).toBeGreaterThan(0);
     } finally {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { Events } from "@charla/contracts";
+import { Ack, Events } from "@charla/contracts";
 import { and, eq, sql } from "drizzle-orm";
 import type { InboundMessage } from "../channels/driver.js";
 import type { Services } from "../context.js";
@@ -62,7 +62,8 @@ export async function handleInbound(s: Services, source: InboundSource, msg: Inb
           body: msg.body,
           fromMe: msg.fromMe,
           read: msg.fromMe,
-          ack: msg.fromMe ? 2 : 0,
+          // sent from the phone itself: it reached WhatsApp's server; received messages carry no ack of ours
+          ack: msg.fromMe ? Ack.server : Ack.queued,
           mediaType: msg.mediaType,
           mediaPath,
           mediaName: msg.media?.fileName ?? null,

@@ -1,4 +1,4 @@
-import type { SimulatorInboundForm, SimulatorOutboundItem } from "@charla/contracts";
+import type { SimulatorInboundForm, SimulatorReadResult, SimulatorThreadItem } from "@charla/contracts";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useObjectUrl } from "../hooks/use-object-url";
 import { api, apiBlob } from "./client";
@@ -15,12 +15,13 @@ export type SimulatorInboundResult = {
   ticketId: number | null;
 };
 
-/** The fallback poll of the agents' side, besides the socket's appMessage events. */
-export const OUTBOUND_REFRESH_MS = 3000;
+/** The fallback poll of the conversation, besides the socket's appMessage events. */
+export const THREAD_REFRESH_MS = 3000;
 
 export const simulatorKeys = {
   all: ["simulator"] as const,
-  outbound: (whatsappId: number, number: string) => ["simulator", "outbound", whatsappId, number] as const,
+  threads: ["simulator", "thread"] as const,
+  thread: (whatsappId: number, number: string) => ["simulator", "thread", whatsappId, number] as const,
   media: (path: string) => ["simulator", "media", path] as const,
 };
 
@@ -43,15 +44,26 @@ export function useSimulatorConnections() {
   });
 }
 
-/** What agents sent to `number` through the simulator, oldest first; `number` is digits only. */
-export function useSimulatorOutbound(whatsappId: number | null, number: string) {
+/**
+ * The phone's conversation with `number` (digits only), both directions, oldest first, as the server
+ * keeps it: any tab, or another browser, shows the same history.
+ */
+export function useSimulatorThread(whatsappId: number | null, number: string) {
   return useQuery({
-    queryKey: simulatorKeys.outbound(whatsappId ?? 0, number),
-    queryFn: ({ signal }) => api<SimulatorOutboundItem[]>(`/simulator/${whatsappId}/outbound`, { query: { number }, signal }),
+    queryKey: simulatorKeys.thread(whatsappId ?? 0, number),
+    queryFn: ({ signal }) => api<SimulatorThreadItem[]>(`/simulator/${whatsappId}/messages`, { query: { number }, signal }),
     enabled: whatsappId !== null && number !== "",
     // A refused call (another provider, no rights) is not asked again every 3 s; socket events still refetch.
-    refetchInterval: (query) => (query.state.status === "error" ? false : OUTBOUND_REFRESH_MS),
+    refetchInterval: (query) => (query.state.status === "error" ? false : THREAD_REFRESH_MS),
     retry: false,
+  });
+}
+
+/** The customer reads the conversation: agents' messages turn blue (POST /simulator/{id}/read). */
+export function useMarkThreadRead() {
+  return useMutation({
+    mutationFn: ({ whatsappId, number }: { whatsappId: number; number: string }) =>
+      api<SimulatorReadResult>(`/simulator/${whatsappId}/read`, { method: "POST", body: { number } }),
   });
 }
 

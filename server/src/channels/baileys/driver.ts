@@ -17,6 +17,7 @@ import {
   type WAMessage,
   type WAMessageKey,
 } from "baileys";
+import { Ack } from "@charla/contracts";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.js";
 import {
@@ -439,7 +440,8 @@ export class BaileysDriver implements ChannelDriver {
     for (const event of mapUpdate(update)) {
       // receipts of what we received are not acks of ours
       if (event.kind === "ack") {
-        if (update.key.fromMe && event.ack > 0) await this.ctx.events.ack(event.channelId, event.ack);
+        // a failure (-1) is news; a pending status (1) is what the row already says
+        if (update.key.fromMe && event.ack !== Ack.pending) await this.ctx.events.ack(event.channelId, event.ack, event.error);
       } else if (event.kind === "edited") await this.ctx.events.edited(event.channelId, event.body);
       else await this.ctx.events.revoked(event.channelId);
     }

@@ -375,25 +375,30 @@ describe("#baileys map-message", () => {
   describe("updates and acks", () => {
     const Status = proto.WebMessageInfo.Status;
 
-    it("should map Baileys statuses to Charla acks", () => {
-      expect(ackFromStatus(Status.ERROR)).toBeNull();
-      expect(ackFromStatus(Status.PENDING)).toBe(0);
-      expect(ackFromStatus(Status.SERVER_ACK)).toBe(1);
-      expect(ackFromStatus(Status.DELIVERY_ACK)).toBe(2);
-      expect(ackFromStatus(Status.READ)).toBe(3);
-      expect(ackFromStatus(Status.PLAYED)).toBe(4);
+    it("should map Baileys statuses to WhatsApp's own ack numbers, an error to -1", () => {
+      expect(ackFromStatus(Status.ERROR)).toBe(-1);
+      expect(ackFromStatus(Status.PENDING)).toBe(1);
+      expect(ackFromStatus(Status.SERVER_ACK)).toBe(2);
+      expect(ackFromStatus(Status.DELIVERY_ACK)).toBe(3);
+      expect(ackFromStatus(Status.READ)).toBe(4);
+      expect(ackFromStatus(Status.PLAYED)).toBe(5);
+      expect(ackFromStatus(undefined)).toBeNull();
     });
 
-    it("should map receipts to acks", () => {
-      expect(ackFromReceipt({ userJid: JID, receiptTimestamp: TS })).toBe(2);
-      expect(ackFromReceipt({ userJid: JID, receiptTimestamp: TS, readTimestamp: TS })).toBe(3);
-      expect(ackFromReceipt({ userJid: JID, playedTimestamp: TS })).toBe(4);
+    it("should map receipts to acks: delivered 3, read 4, played 5", () => {
+      expect(ackFromReceipt({ userJid: JID, receiptTimestamp: TS })).toBe(3);
+      expect(ackFromReceipt({ userJid: JID, receiptTimestamp: TS, readTimestamp: TS })).toBe(4);
+      expect(ackFromReceipt({ userJid: JID, playedTimestamp: TS })).toBe(5);
       expect(ackFromReceipt({ userJid: JID })).toBeNull();
     });
 
     it("should map messages.update entries to acks, revokes and edits", () => {
       const key = { remoteJid: JID, fromMe: true, id: "OUT1" };
-      expect(mapUpdate({ key, update: { status: Status.READ } })).toEqual([{ kind: "ack", channelId: "OUT1", ack: 3 }]);
+      expect(mapUpdate({ key, update: { status: Status.READ } })).toEqual([{ kind: "ack", channelId: "OUT1", ack: 4 }]);
+      expect(mapUpdate({ key, update: { status: Status.DELIVERY_ACK } })).toEqual([{ kind: "ack", channelId: "OUT1", ack: 3 }]);
+      expect(mapUpdate({ key, update: { status: Status.ERROR } })).toEqual([
+        { kind: "ack", channelId: "OUT1", ack: -1, error: "ERR_SENDING_WAPP_MSG" },
+      ]);
       expect(mapUpdate({ key, update: { message: null, messageStubType: proto.WebMessageInfo.StubType.REVOKE, key } })).toEqual([
         { kind: "revoked", channelId: "OUT1" },
       ]);

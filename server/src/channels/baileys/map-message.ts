@@ -11,6 +11,7 @@ import {
   type WAMessageKey,
   type WAMessageUpdate,
 } from "baileys";
+import { Ack, type AckError } from "@charla/contracts";
 import type { InboundMessage, MediaPayload, MediaType } from "../driver.js";
 import type { LidStore } from "./lid-store.js";
 
@@ -344,35 +345,40 @@ async function downloadOrNothing(msg: WAMessage, spec: MediaSpec, deps: MapDeps)
   }
 }
 
-/** Baileys' message status as Charla's ack: 0 pending, 1 server, 2 delivered, 3 read, 4 played. */
+/**
+ * Baileys' message status as Charla's ack, on WhatsApp's own numbers (docs/acks.md): 1 pending,
+ * 2 server, 3 delivered, 4 read, 5 played; ERROR (WhatsApp's 0) is Charla's -1, a failure.
+ */
 export function ackFromStatus(status: proto.WebMessageInfo.Status | null | undefined): number | null {
   switch (status) {
+    case Status.ERROR:
+      return Ack.failed;
     case Status.PENDING:
-      return 0;
+      return Ack.pending;
     case Status.SERVER_ACK:
-      return 1;
+      return Ack.server;
     case Status.DELIVERY_ACK:
-      return 2;
+      return Ack.delivered;
     case Status.READ:
-      return 3;
+      return Ack.read;
     case Status.PLAYED:
-      return 4;
+      return Ack.played;
     default:
-      // ERROR (and unknown values): acks only move up, there is nothing to record
+      // unknown values: acks only move up, there is nothing to record
       return null;
   }
 }
 
 /** A recipient's receipt (groups report one per participant) as an ack. */
 export function ackFromReceipt(receipt: proto.IUserReceipt): number | null {
-  if (receipt.playedTimestamp) return 4;
-  if (receipt.readTimestamp) return 3;
-  if (receipt.receiptTimestamp) return 2;
+  if (receipt.playedTimestamp) return Ack.played;
+  if (receipt.readTimestamp) return Ack.read;
+  if (receipt.receiptTimestamp) return Ack.delivered;
   return null;
 }
 
 export type UpdateEvent =
-  | { kind: "ack"; channelId: string; ack: number }
+  | { kind: "ack"; channelId: string; ack: number; error?: AckError }
   | { kind: "edited"; channelId: string; body: string }
   | { kind: "revoked"; channelId: string };
 
@@ -383,7 +389,9 @@ export function mapUpdate({ key, update }: WAMessageUpdate): UpdateEvent[] {
   const events: UpdateEvent[] = [];
   if (update.status !== undefined && update.status !== null) {
     const ack = ackFromStatus(update.status);
-    if (ack !== null) events.push({ kind: "ack", channelId, ack });
+    // WhatsApp says only that it failed: the reason is the catalogue's "could not send"
+    if (ack === Ack.failed) events.push({ kind: "ack", channelId, ack, error: "ERR_SENDING_WAPP_MSG" });
+    else if (ack !== null) events.push({ kind: "ack", channelId, ack });
   }
   if (update.messageStubType === Stub.REVOKE) {
     events.push({ kind: "revoked", channelId });

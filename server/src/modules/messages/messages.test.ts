@@ -1,6 +1,7 @@
 import { Events } from "@charla/contracts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ChannelEvents } from "../../channels/driver.js";
 import { SIMULATOR_BOOK } from "../../channels/simulator/driver.js";
 import { messages, quickMessages, tickets, whatsapps } from "../../db/schema/index.js";
 import { type TestApp, getTestApp } from "../../test/app.js";
@@ -18,6 +19,7 @@ import {
   login,
 } from "../../test/factories.js";
 import { caller, expectError } from "../../test/http.js";
+import { applyAck } from "./acks.js";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -67,6 +69,22 @@ function multipart(fields: Record<string, string>, files: { name: string; type: 
   return { payload: Buffer.concat(chunks), headers: { "content-type": `multipart/form-data; boundary=${boundary}` } };
 }
 
+/** The events `toUsers` sends under one name while it is patched; `restore` puts the real one back. */
+function capture(name: string) {
+  const events: { userIds: number[]; payload: unknown }[] = [];
+  const original = t.app.charla.realtime.toUsers;
+  t.app.charla.realtime.toUsers = (companyId, userIds) => ({
+    emit: (event: string, payload: unknown) => {
+      if (event === name) events.push({ userIds, payload });
+      original(companyId, userIds).emit(event, payload);
+    },
+  });
+  const restore = () => {
+    t.app.charla.realtime.toUsers = original;
+  };
+  return { events, restore };
+}
+
 const waitFor = async (check: () => Promise<boolean>, ms = 5000) => {
   const until = Date.now() + ms;
   while (Date.now() < until) {
@@ -86,10 +104,46 @@ describe("#messages send", () => {
     expect(sent.ack).toBeGreaterThanOrEqual(1);
     const [ticket] = await t.app.charla.db.select().from(tickets).where(eq(tickets.id, w.ticket.id));
     expect(ticket.lastMessage).toBe("Hola, ¿en qué le ayudo?");
-    // the simulator delivers, then reads
+    // the simulated phone confirms delivery by itself: 3 on WhatsApp's scale, two grey ticks
     await waitFor(async () => (await t.app.charla.db.select().from(messages).where(eq(messages.id, sent.id)))[0].ack === 3);
     const outbound = await call(w.admin, "GET", `/simulator/${w.wa.id}/outbound?number=${w.contact.number}`);
-    expect(outbound.json()).toEqual([expect.objectContaining({ id: sent.id, ack: 3 })]);
+    expect(outbound.json()).toEqual([expect.objectContaining({ id: sent.id, ack: 3, ackError: null })]);
+    // it reads only when its customer does: 4, two blue ticks, live to the agent
+    const live = capture(Events.appMessage(w.c.id));
+    try {
+      const read = await call(w.admin, "POST", `/simulator/${w.wa.id}/read`, { number: w.contact.number });
+      expect(read.json()).toEqual({ read: 1 });
+    } finally {
+      live.restore();
+    }
+    expect(live.events).toEqual([
+      {
+        userIds: expect.arrayContaining([w.agent.id]),
+        payload: expect.objectContaining({ action: "update", message: expect.objectContaining({ id: sent.id, ack: 4 }) }),
+      },
+    ]);
+    const listed = await call(w.sAgent, "GET", `/messages/${w.ticket.id}`);
+    expect(listed.json().messages[0]).toMatchObject({ id: sent.id, ack: 4, ackError: null });
+  });
+
+  it("records a channel's failure as -1 with its reason; a later success replaces it, a late failure changes nothing", async () => {
+    const w = await world();
+    const [sent] = (await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, { body: "¿Me lees?" })).json();
+    const [row] = await t.app.charla.db.select().from(messages).where(eq(messages.id, sent.id));
+    const ref = { companyId: w.c.id, whatsappId: w.wa.id };
+    const channelId = row.channelId as string;
+    await waitFor(async () => (await t.app.charla.db.select().from(messages).where(eq(messages.id, sent.id)))[0].ack === 3);
+    // delivered already: a late error report does not turn grey ticks into an error mark
+    expect(await applyAck(t.app.charla, ref, channelId, -1, "ERR_SENDING_WAPP_MSG")).toEqual([]);
+    await t.app.charla.db.update(messages).set({ ack: 1 }).where(eq(messages.id, sent.id));
+    const [failed] = await applyAck(t.app.charla, ref, channelId, -1, "ERR_SENDING_WAPP_MSG");
+    expect(failed).toMatchObject({ ack: -1, ackError: "ERR_SENDING_WAPP_MSG" });
+    const listed = await call(w.sAgent, "GET", `/messages/${w.ticket.id}`);
+    expect(listed.json().messages[0]).toMatchObject({ id: sent.id, ack: -1, ackError: "ERR_SENDING_WAPP_MSG" });
+    // another connection's message of the same channel id is not touched
+    expect(await applyAck(t.app.charla, { ...ref, whatsappId: ref.whatsappId + 1_000_000 }, channelId, 4)).toEqual([]);
+    const [delivered] = await applyAck(t.app.charla, ref, channelId, 3);
+    expect(delivered).toMatchObject({ ack: 3, ackError: null });
   });
 
   it("signs admins' text with their name, ignores the option for agents, refuses blank text", async () => {
@@ -253,6 +307,41 @@ describe("#messages list, read and delete", () => {
     const [row] = await t.app.charla.db.select().from(messages).where(eq(messages.id, mine.id));
     expect(row.isDeleted).toBe(true);
     expectError(await call(w.sAgent, "DELETE", `/messages/${mine.id}`), 400, "ERR_DELETE_WAPP_MSG");
+  });
+
+  it("takes a deleted message's text off the ticket's last message, with a ticket update", async () => {
+    const w = await world();
+    await buildMessage(t.app, w.ticket, { body: "*Hola*, ¿qué tal?", createdAt: new Date(Date.now() - 60_000) });
+    const [mine] = (await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, { body: "Precio secreto: 100" })).json();
+    const before = (await t.app.charla.db.select().from(tickets).where(eq(tickets.id, w.ticket.id)))[0];
+    expect(before.lastMessage).toBe("Precio secreto: 100");
+    const live = capture(Events.ticket(w.c.id));
+    try {
+      expect((await call(w.sAgent, "DELETE", `/messages/${mine.id}`)).statusCode).toBe(204);
+    } finally {
+      live.restore();
+    }
+    const [after] = await t.app.charla.db.select().from(tickets).where(eq(tickets.id, w.ticket.id));
+    expect(after.lastMessage).toBe("*Hola*, ¿qué tal?");
+    // the list keeps its order: a deletion is no new activity
+    expect(after.updatedAt).toEqual(before.updatedAt);
+    expect(live.events).toEqual([
+      {
+        userIds: expect.arrayContaining([w.agent.id]),
+        payload: { action: "update", ticket: expect.objectContaining({ id: w.ticket.id, lastMessage: "*Hola*, ¿qué tal?" }) },
+      },
+    ]);
+    const listed = await call(w.sAgent, "GET", `/tickets?status=open`);
+    expect(listed.json().tickets.find((x: { id: number }) => x.id === w.ticket.id).lastMessage).toBe("*Hola*, ¿qué tal?");
+
+    // the contact deleting their message for everyone does the same
+    const theirs = await buildMessage(t.app, w.ticket, { body: "me equivoqué" });
+    await t.app.charla.db.update(tickets).set({ lastMessage: "me equivoqué" }).where(eq(tickets.id, w.ticket.id));
+    const driver = await t.app.charla.sessions.driverFor(w.c.id, w.wa.id);
+    await (driver as unknown as { ctx: { events: ChannelEvents } }).ctx.events.revoked(theirs.channelId as string);
+    expect((await t.app.charla.db.select().from(tickets).where(eq(tickets.id, w.ticket.id)))[0].lastMessage).toBe(
+      "*Hola*, ¿qué tal?",
+    );
   });
 });
 

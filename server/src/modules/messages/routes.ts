@@ -22,7 +22,7 @@ import { AppError, found } from "../../lib/app-error.js";
 import { visibleTickets } from "../../policies/tickets.js";
 import { ticketView, visibleTicket } from "../tickets/queries.js";
 import { isStaff, loadViewer } from "../tickets/viewer.js";
-import { publishMessageUpdate } from "./broadcast.js";
+import { publishMessageDeletion } from "./broadcast.js";
 import { presentMessages } from "./presenter.js";
 import { markTicketRead } from "./read.js";
 import { driverOfTicket, sendToTicket } from "./send.js";
@@ -202,7 +202,7 @@ export async function messagesRoutes(app: FastifyInstance) {
     }
     const updated = await q.messages.update(message.id, { isDeleted: true });
     if (updated) {
-      await publishMessageUpdate(req.ctx, req.ctx.companyId, [updated]);
+      await publishMessageDeletion(req.ctx, req.ctx.companyId, [updated]);
     }
     return reply.status(204).send();
   });

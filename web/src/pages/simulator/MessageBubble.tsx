@@ -1,4 +1,5 @@
-import type { SimulatorOutboundItem } from "@charla/contracts";
+import { type AckError, ackMark, type SimulatorThreadItem } from "@charla/contracts";
+import BlockIcon from "@mui/icons-material/Block";
 import DoneIcon from "@mui/icons-material/Done";
 import DoneAllIcon from "@mui/icons-material/DoneAll";
 import ErrorIcon from "@mui/icons-material/ErrorOutlined";
@@ -18,6 +19,7 @@ import { useTranslation } from "react-i18next";
 import { useMediaUrl } from "../../api/simulator";
 import { formatDateTime } from "../../i18n/dates";
 import { formatPhoneNumber } from "../../lib/phone";
+import { MessageText } from "../tickets/chat/MessageText";
 import { mapsUrl, parseLocationBody, parseVcardBody } from "./simulator-form";
 import type { SentItem } from "./simulator-storage";
 
@@ -31,13 +33,24 @@ function timeOf(iso: string): string {
 
 const textSx = { whiteSpace: "pre-wrap", overflowWrap: "anywhere" } as const;
 
-/** Contact-controlled text, always as plain React text. */
+/** Message text with WhatsApp's formatting (the chat's own renderer): React elements only, never markup. */
 function Text({ children }: { children: string }) {
   if (!children) return null;
   return (
     <Typography variant="body2" component="div" sx={textSx}>
-      {children}
+      <MessageText text={children} />
     </Typography>
+  );
+}
+
+/** What is left of a message deleted for everyone. */
+function Deleted() {
+  const { t } = useTranslation("simulator");
+  return (
+    <Box sx={{ display: "flex", alignItems: "center", gap: 0.75, fontStyle: "italic", opacity: 0.75, typography: "body2" }}>
+      <BlockIcon sx={{ fontSize: 16 }} />
+      {t("thread.deleted")}
+    </Box>
   );
 }
 
@@ -93,23 +106,36 @@ function Time({ iso }: { iso: string }) {
   );
 }
 
-/** core: ack 1–2 one tick, 3 two ticks, 4–5 two blue ticks; below 1 the message is still pending. */
-export function AckIcon({ ack }: { ack: number }) {
+/**
+ * core §2 on WhatsApp's scale (docs/acks.md): 1–2 one tick, 3 two grey ticks, 4–5 two blue ticks;
+ * 0 still pending; -1 failed, an error mark whose tooltip says why.
+ */
+export function AckIcon({ ack, error }: { ack: number; error?: AckError | null }) {
   const { t } = useTranslation("simulator");
   const iconSx = { fontSize: 16 };
-  if (ack >= 4)
+  const mark = ackMark(ack);
+  if (mark === "failed") {
+    const reason = error ? t(error, { ns: "errors" }) : "";
+    const label = reason ? `${t("thread.ack.failed")}: ${reason}` : t("thread.ack.failed");
+    return (
+      <Tooltip title={label}>
+        <ErrorIcon sx={{ ...iconSx, color: "error.main" }} aria-label={label} data-testid="simulator-ack-failed" />
+      </Tooltip>
+    );
+  }
+  if (mark === "read")
     return (
       <Tooltip title={t("thread.ack.read")}>
         <DoneAllIcon sx={{ ...iconSx, color: READ_BLUE }} aria-label={t("thread.ack.read")} data-testid="simulator-ack-read" />
       </Tooltip>
     );
-  if (ack === 3)
+  if (mark === "delivered")
     return (
       <Tooltip title={t("thread.ack.delivered")}>
         <DoneAllIcon sx={iconSx} aria-label={t("thread.ack.delivered")} data-testid="simulator-ack-delivered" />
       </Tooltip>
     );
-  if (ack >= 1)
+  if (mark === "sent")
     return (
       <Tooltip title={t("thread.ack.sent")}>
         <DoneIcon sx={iconSx} aria-label={t("thread.ack.sent")} data-testid="simulator-ack-sent" />
@@ -204,7 +230,7 @@ const EXTENSIONS: Record<string, string> = {
  * The name a download is saved under: the message's `mediaName` when the API sends one, else its
  * text (agents' files carry their name there), else "File" with the extension of its type.
  */
-function fileNameOf(item: SimulatorOutboundItem & { mediaName?: string | null }, type: string, fallback: string): string {
+function fileNameOf(item: SimulatorThreadItem, type: string, fallback: string): string {
   const given = item.mediaName?.trim() || item.body.trim();
   if (given) return given;
   const extension = EXTENSIONS[type.split(";")[0]];
@@ -212,7 +238,7 @@ function fileNameOf(item: SimulatorOutboundItem & { mediaName?: string | null },
 }
 
 /** An agent's media: images inline, anything else a download link under its name. */
-function OutboundMedia({ item }: { item: SimulatorOutboundItem & { mediaUrl: string } }) {
+function OutboundMedia({ item }: { item: SimulatorThreadItem & { mediaUrl: string } }) {
   const { t } = useTranslation("simulator");
   const media = useMediaUrl(item.mediaUrl);
   const name = fileNameOf(item, media.type, t("thread.file"));
@@ -243,25 +269,33 @@ function OutboundMedia({ item }: { item: SimulatorOutboundItem & { mediaUrl: str
   );
 }
 
-export function OutboundBubble({ item }: { item: SimulatorOutboundItem }) {
-  let content: ReactNode;
+/** A message of the server's history, either side: media, location, contact card or text. */
+function ThreadContent({ item }: { item: SimulatorThreadItem }) {
+  if (item.isDeleted) return <Deleted />;
   if (item.mediaUrl) {
-    const showCaption = item.mediaType === "image" && item.body.trim() !== "" && !/\.\w{2,5}$/.test(item.body.trim());
-    content = (
+    const caption = item.body.trim();
+    // media without a caption carry their file name as text; it is shown once, on the file
+    const showCaption = caption !== "" && caption !== item.mediaName?.trim() && !/\.\w{2,5}$/.test(caption);
+    return (
       <>
         <OutboundMedia item={{ ...item, mediaUrl: item.mediaUrl }} />
         {showCaption && <Text>{item.body}</Text>}
       </>
     );
-  } else if (item.mediaType === "locationMessage") {
-    const location = parseLocationBody(item.body);
-    content = <LocationCard description={location.description} link={location.link} />;
-  } else if (item.mediaType === "vcard") {
-    const card = parseVcardBody(item.body);
-    content = <VcardCard name={card.name} number={card.number} />;
-  } else {
-    content = <Text>{item.body}</Text>;
   }
+  if (item.mediaType === "locationMessage") {
+    const location = parseLocationBody(item.body);
+    return <LocationCard description={location.description} link={location.link} />;
+  }
+  if (item.mediaType === "vcard") {
+    const card = parseVcardBody(item.body);
+    return <VcardCard name={card.name} number={card.number} />;
+  }
+  return <Text>{item.body}</Text>;
+}
+
+/** What an agent sent (left), with its ticks. */
+export function OutboundBubble({ item }: { item: SimulatorThreadItem }) {
   return (
     <Bubble
       side="out"
@@ -269,16 +303,35 @@ export function OutboundBubble({ item }: { item: SimulatorOutboundItem }) {
       footer={
         <>
           <Time iso={item.createdAt} />
-          <AckIcon ack={item.ack} />
+          <AckIcon ack={item.ack} error={item.ackError} />
         </>
       }
     >
-      {content}
+      <ThreadContent item={item} />
     </Bubble>
   );
 }
 
-export function SentBubble({ item, previewUrl }: { item: SentItem; previewUrl?: string }) {
+/** What the customer sent and Charla recorded (right), from the server's history. */
+export function CustomerBubble({ item }: { item: SimulatorThreadItem }) {
+  return (
+    <Bubble
+      side="in"
+      attrs={{ "data-testid": "simulator-in", "data-status": "sent", "data-message-id": item.id }}
+      footer={
+        <>
+          <Time iso={item.createdAt} />
+          <SentStatusIcon status="sent" />
+        </>
+      }
+    >
+      <ThreadContent item={item} />
+    </Bubble>
+  );
+}
+
+/** A customer message this tab is still sending, or failed to send. */
+export function SentBubble({ item }: { item: SentItem }) {
   const { t } = useTranslation("simulator");
   let content: ReactNode;
   if (item.kind === "location" && item.location) {
@@ -296,16 +349,7 @@ export function SentBubble({ item, previewUrl }: { item: SentItem; previewUrl?: 
     const name = item.fileName || t("thread.file");
     content = (
       <>
-        {item.kind === "image" && previewUrl ? (
-          <Box
-            component="img"
-            src={previewUrl}
-            alt={name}
-            sx={{ display: "block", maxWidth: "100%", maxHeight: 280, borderRadius: 1.5, objectFit: "contain" }}
-          />
-        ) : (
-          <FileLine name={name} />
-        )}
+        <FileLine name={name} />
         <Text>{item.body}</Text>
       </>
     );

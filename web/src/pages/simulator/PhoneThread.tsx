@@ -1,4 +1,4 @@
-import type { SimulatorOutboundItem } from "@charla/contracts";
+import type { SimulatorThreadItem } from "@charla/contracts";
 import PhoneIcon from "@mui/icons-material/PhoneAndroidOutlined";
 import Avatar from "@mui/material/Avatar";
 import Box from "@mui/material/Box";
@@ -8,10 +8,13 @@ import Typography from "@mui/material/Typography";
 import { useTheme } from "@mui/material/styles";
 import { type ReactNode, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { OutboundBubble, SentBubble } from "./MessageBubble";
+import { CustomerBubble, OutboundBubble, SentBubble } from "./MessageBubble";
 import type { SentItem } from "./simulator-storage";
 
-export type ThreadItem = { side: "in"; at: string; item: SentItem } | { side: "out"; at: string; item: SimulatorOutboundItem };
+/** The server's history (either side), and what this tab is still sending or failed to send. */
+export type ThreadItem =
+  | { kind: "local"; at: string; item: SentItem }
+  | { kind: "server"; at: string; item: SimulatorThreadItem };
 
 type Props = {
   /** The customer as shown on top (name, else number); null before a valid number is typed. */
@@ -19,13 +22,12 @@ type Props = {
   subtitle: string;
   connectionName: string;
   items: ThreadItem[];
-  previews: ReadonlyMap<string, string>;
   emptyText: string;
   composer: ReactNode;
 };
 
 /** The customer's phone: a header, the conversation (customer right, agents left) and the keyboard. */
-export function PhoneThread({ title, subtitle, connectionName, items, previews, emptyText, composer }: Props) {
+export function PhoneThread({ title, subtitle, connectionName, items, emptyText, composer }: Props) {
   const { t } = useTranslation("simulator");
   const theme = useTheme();
   const dark = theme.palette.mode === "dark";
@@ -34,7 +36,7 @@ export function PhoneThread({ title, subtitle, connectionName, items, previews, 
   // Whether the reader is at the bottom: then content growing (an image loading) keeps them there.
   const atBottom = useRef(true);
   const last = items.at(-1);
-  const lastKey = last ? `${last.side}-${last.side === "in" ? last.item.key : last.item.id}` : "";
+  const lastKey = last ? `${last.kind}-${last.kind === "local" ? last.item.key : last.item.id}` : "";
 
   // A new message (either side) scrolls to the bottom, as a phone does.
   useEffect(() => {
@@ -134,13 +136,14 @@ export function PhoneThread({ title, subtitle, connectionName, items, previews, 
               </Typography>
             </Box>
           ) : (
-            items.map((entry) =>
-              entry.side === "in" ? (
-                <SentBubble key={`in-${entry.item.key}`} item={entry.item} previewUrl={previews.get(entry.item.key)} />
+            items.map((entry) => {
+              if (entry.kind === "local") return <SentBubble key={`local-${entry.item.key}`} item={entry.item} />;
+              return entry.item.side === "customer" ? (
+                <CustomerBubble key={`m-${entry.item.id}`} item={entry.item} />
               ) : (
-                <OutboundBubble key={`out-${entry.item.id}`} item={entry.item} />
-              ),
-            )
+                <OutboundBubble key={`m-${entry.item.id}`} item={entry.item} />
+              );
+            })
           )}
         </Box>
       </Box>

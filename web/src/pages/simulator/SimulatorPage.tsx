@@ -1,4 +1,4 @@
-import { Events, Limits, normalizeNumber, SimulatorInboundForm } from "@charla/contracts";
+import { Ack, Events, Limits, normalizeNumber, SimulatorInboundForm } from "@charla/contracts";
 import { zodResolver } from "@hookform/resolvers/zod";
 import PhoneIcon from "@mui/icons-material/PhoneAndroidOutlined";
 import Alert from "@mui/material/Alert";
@@ -12,10 +12,17 @@ import { useForm, useWatch } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { toast } from "react-toastify";
 import { toastError } from "../../api/errors";
-import { simulatorKeys, useSendInbound, useSimulatorConnections, useSimulatorOutbound } from "../../api/simulator";
+import {
+  simulatorKeys,
+  useMarkThreadRead,
+  useSendInbound,
+  useSimulatorConnections,
+  useSimulatorThread,
+} from "../../api/simulator";
 import { useAuth } from "../../auth/context";
 import { PageContainer } from "../../components/PageContainer";
 import { useDebouncedValue } from "../../hooks/use-debounced-value";
+import { usePageVisible } from "../../hooks/use-page-visible";
 import { formatPhoneNumber } from "../../lib/phone";
 import { useSocketEvent } from "../../realtime/context";
 import { Composer } from "./Composer";
@@ -32,16 +39,7 @@ import {
   mediaTypeOfMime,
   readBase64,
 } from "./simulator-form";
-import {
-  forgetCustomer,
-  readRecent,
-  readSent,
-  rememberCustomer,
-  type SentItem,
-  type SentThreads,
-  threadKey,
-  writeSent,
-} from "./simulator-storage";
+import { forgetCustomer, readRecent, rememberCustomer, type SentItem, threadKey } from "./simulator-storage";
 import { VcardDialog } from "./VcardDialog";
 
 const numberField = SimulatorInboundForm.shape.number;
@@ -60,6 +58,8 @@ type Shown = Omit<SentItem, "key" | "at" | "status">;
 /**
  * Issue #3 simulator: an admin plays customers on the built-in phone connection. What the customer
  * sends enters through the same path a real phone's does; what agents answer is listed with its ticks.
+ * The conversation is the server's (issue #8), so every tab shows all of it; what the page shows of
+ * the agents' messages it reads, as a phone does, and their ticks turn blue.
  */
 export default function SimulatorPage() {
   const { t } = useTranslation("simulator");
@@ -84,59 +84,75 @@ export default function SimulatorPage() {
   const digits = useDebouncedValue(digitsOf(number), Limits.debounceMs);
 
   const [recent, setRecent] = useState(readRecent);
-  const [threads, setThreads] = useState<SentThreads>(readSent);
+  // What this tab is sending (or failed to send), per conversation, until the server's history has it.
+  const [threads, setThreads] = useState<Record<string, SentItem[]>>({});
   const [attachment, setAttachment] = useState<File | null>(null);
   const [dialog, setDialog] = useState<"location" | "vcard" | null>(null);
-  // Object URLs of the images sent from this tab; they do not survive a reload.
-  const previews = useRef(new Map<string, string>());
 
-  useEffect(() => writeSent(threads), [threads]);
-  useEffect(() => {
-    const urls = previews.current;
-    return () => {
-      for (const url of urls.values()) URL.revokeObjectURL(url);
-    };
-  }, []);
-
-  const outbound = useSimulatorOutbound(whatsappId, digits);
+  const thread = useSimulatorThread(whatsappId, digits);
   const send = useSendInbound();
+  const markRead = useMarkThreadRead();
+  const visible = usePageVisible();
 
   // Live: any message event of the company may be an agent's answer; the 3 s poll covers the rest.
   useSocketEvent(companyId === null ? null : Events.appMessage(companyId), () => {
-    void queryClient.invalidateQueries({ queryKey: ["simulator", "outbound"] });
+    void queryClient.invalidateQueries({ queryKey: simulatorKeys.threads });
   });
 
   useEffect(() => {
     if (connections.isError) toastError(connections.error);
   }, [connections.isError, connections.error]);
   useEffect(() => {
-    if (outbound.isError) toastError(outbound.error);
-  }, [outbound.isError, outbound.error]);
+    if (thread.isError) toastError(thread.error);
+  }, [thread.isError, thread.error]);
 
   const currentThread = whatsappId !== null && digits ? threadKey(whatsappId, digits) : null;
   const items = useMemo<ThreadItem[]>(() => {
-    const sent = currentThread ? (threads[currentThread] ?? []) : [];
+    const sending = currentThread ? (threads[currentThread] ?? []) : [];
     const merged: ThreadItem[] = [
-      ...sent.map((item) => ({ side: "in" as const, at: item.at, item })),
-      ...(currentThread ? (outbound.data ?? []) : []).map((item) => ({ side: "out" as const, at: item.createdAt, item })),
+      ...(currentThread ? (thread.data ?? []) : []).map((item) => ({ kind: "server" as const, at: item.createdAt, item })),
+      ...sending.map((item) => ({ kind: "local" as const, at: item.at, item })),
     ];
+    // a stable sort: what this tab is still sending stays after what the server already has
     return merged.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
-  }, [currentThread, threads, outbound.data]);
+  }, [currentThread, threads, thread.data]);
+
+  // The phone reads what it shows: agents' messages that reached it and are not read yet get a read
+  // receipt while this page is in front. Asked once per set of messages; new ones ask again.
+  const unread = (thread.data ?? [])
+    .filter((m) => m.side === "agent" && !m.isDeleted && m.ack >= Ack.pending && m.ack < Ack.read)
+    .map((m) => m.id)
+    .join(",");
+  const askedRead = useRef("");
+  const markThreadRead = markRead.mutate;
+  useEffect(() => {
+    if (whatsappId === null || !digits || !unread || !visible) return;
+    const asked = `${whatsappId}:${digits}:${unread}`;
+    if (askedRead.current === asked) return;
+    askedRead.current = asked;
+    markThreadRead(
+      { whatsappId, number: digits },
+      {
+        onSuccess: () => void queryClient.invalidateQueries({ queryKey: simulatorKeys.thread(whatsappId, digits) }),
+        onError: (error) => toastError(error),
+      },
+    );
+  }, [whatsappId, digits, unread, visible, markThreadRead, queryClient]);
 
   const updateThread = (key: string, change: (items: SentItem[]) => SentItem[]) =>
     setThreads((current) => ({ ...current, [key]: change(current[key] ?? []) }));
 
   /** Sends one customer message with the current number and name; true when the API took it. */
-  const deliver = async (extra: Extra, shown: Shown, previewUrl?: string): Promise<boolean> => {
+  const deliver = async (extra: Extra, shown: Shown): Promise<boolean> => {
     if (whatsappId === null) return false;
     if (!(await form.trigger(["number", "name"]))) return false;
     const customer = { number: form.getValues("number").trim(), name: (form.getValues("name") ?? "").trim() };
-    const thread = threadKey(whatsappId, normalizeNumber(customer.number));
-    const key = nextKey();
-    if (previewUrl) previews.current.set(key, previewUrl);
-    updateThread(thread, (items) => [...items, { ...shown, key, at: new Date().toISOString(), status: "sending" }]);
+    const customerDigits = normalizeNumber(customer.number);
+    const key = threadKey(whatsappId, customerDigits);
+    const id = nextKey();
+    updateThread(key, (items) => [...items, { ...shown, key: id, at: new Date().toISOString(), status: "sending" }]);
     const setStatus = (status: SentItem["status"]) =>
-      updateThread(thread, (items) => items.map((item) => (item.key === key ? { ...item, status } : item)));
+      updateThread(key, (items) => items.map((item) => (item.key === id ? { ...item, status } : item)));
     try {
       await send.mutateAsync({
         whatsappId,
@@ -144,7 +160,9 @@ export default function SimulatorPage() {
       });
       setStatus("sent");
       setRecent(rememberCustomer(customer));
-      void queryClient.invalidateQueries({ queryKey: simulatorKeys.outbound(whatsappId, normalizeNumber(customer.number)) });
+      // the server's history now has it: this tab's copy gives way once the history is read again
+      await queryClient.refetchQueries({ queryKey: simulatorKeys.thread(whatsappId, customerDigits) }).catch(() => undefined);
+      updateThread(key, (items) => items.filter((item) => item.key !== id));
       return true;
     } catch (error) {
       setStatus("failed");
@@ -162,11 +180,9 @@ export default function SimulatorPage() {
       return false;
     }
     const mediaType = mediaTypeOfMime(file.type);
-    const preview = mediaType === "image" ? URL.createObjectURL(file) : undefined;
     return deliver(
       { body: caption, mediaType, mediaBase64, fileName: file.name, mimetype: file.type || "application/octet-stream" },
       { kind: mediaType, body: caption, fileName: file.name },
-      preview,
     );
   };
 
@@ -246,7 +262,6 @@ export default function SimulatorPage() {
             subtitle={title && title !== shownNumber ? shownNumber : t("thread.customerSide")}
             connectionName={connection?.name ?? ""}
             items={items}
-            previews={previews.current}
             emptyText={emptyText}
             composer={
               <Composer

@@ -1,22 +1,20 @@
 import { normalizeNumber } from "@charla/contracts";
 
 /**
- * The simulator's own browser keys (kept here, not in lib/storage.ts): the recently used customers
- * (localStorage, kept across sessions) and what each simulated customer sent (sessionStorage, this tab).
+ * The simulator's own browser key (kept here, not in lib/storage.ts): the recently used customers
+ * (localStorage, kept across sessions). The conversations themselves live on the server.
  */
 export const SimulatorStorageKeys = {
   recent: "charla.simulator.recent",
-  sent: "charla.simulator.sent",
 } as const;
 
 const RECENT_MAX = 8;
-const SENT_PER_THREAD_MAX = 100;
 
 export type RecentCustomer = { number: string; name: string };
 
-/** What the customer sent, as this page shows it; `previewUrl` lives in memory only. */
+/** A customer message this tab is sending (or failed to send), until the server's history has it. */
 export type SentKind = "chat" | "image" | "audio" | "video" | "application" | "location" | "vcard";
-export type SentStatus = "sending" | "sent" | "failed" | "unknown";
+export type SentStatus = "sending" | "sent" | "failed";
 export type SentItem = {
   key: string;
   at: string;
@@ -73,25 +71,3 @@ export function forgetCustomer(number: string): RecentCustomer[] {
 
 /** One conversation: a connection and a customer's digits. */
 export const threadKey = (whatsappId: number, digits: string) => `${whatsappId}:${digits}`;
-
-export type SentThreads = Record<string, SentItem[]>;
-
-/** A message still "sending" when the tab was reloaded may or may not have arrived. */
-export function readSent(): SentThreads {
-  const value = read(() => sessionStorage, SimulatorStorageKeys.sent);
-  if (!isRecord(value)) return {};
-  const threads: SentThreads = {};
-  for (const [key, items] of Object.entries(value)) {
-    if (!Array.isArray(items)) continue;
-    threads[key] = items
-      .filter((item): item is SentItem => isRecord(item) && typeof item.key === "string" && typeof item.at === "string")
-      .map((item) => (item.status === "sending" ? { ...item, status: "unknown" } : item));
-  }
-  return threads;
-}
-
-export function writeSent(threads: SentThreads): void {
-  const trimmed: SentThreads = {};
-  for (const [key, items] of Object.entries(threads)) trimmed[key] = items.slice(-SENT_PER_THREAD_MAX);
-  write(() => sessionStorage, SimulatorStorageKeys.sent, trimmed);
-}

@@ -14,6 +14,7 @@ import { type KeyboardEvent, memo, type MouseEvent, type ReactNode } from "react
 import { useTranslation } from "react-i18next";
 import type { TicketView } from "../../api/tickets";
 import { ContactAvatar } from "../contacts/ContactAvatar";
+import { MessageText } from "./chat/MessageText";
 import { contactLabel, listTime, oneLine, tagColors } from "./ticket-format";
 
 /** The list's row height; the virtualizer measures each row, this is its first guess. */
@@ -179,7 +180,8 @@ export const TicketListItem = memo(function TicketListItem({
             }}
             data-testid="ticket-item-last-message"
           >
-            {oneLine(ticket.lastMessage) || "\u00a0"}
+            {/* WhatsApp formatting as in the chat, on one line; links stay text inside the clickable row */}
+            {oneLine(ticket.lastMessage) ? <MessageText text={oneLine(ticket.lastMessage)} links={false} /> : "\u00a0"}
           </Typography>
           {unread && (
             <Box

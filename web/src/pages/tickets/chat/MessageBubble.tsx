@@ -48,7 +48,7 @@ function Meta({ message }: { message: MessageView }) {
       <Typography component="span" sx={{ fontSize: 11, lineHeight: 1 }}>
         {timeOf(message.createdAt)}
       </Typography>
-      {message.fromMe && <AckIcon ack={message.ack} />}
+      {message.fromMe && <AckIcon ack={message.ack} error={message.ackError} />}
     </Box>
   );
 }
