@@ -29,7 +29,7 @@ export function NotificationBell({ icon, label, emptyText, count = 0, testId, ch
           data-count={count}
           onClick={(event) => setAnchor(event.currentTarget)}
         >
-          <Badge badgeContent={count} color="error" max={99} invisible={count <= 0}>
+          <Badge badgeContent={count > 0 ? count : null} color="error" max={99}>
             {icon}
           </Badge>
         </IconButton>
