@@ -30,10 +30,19 @@ type Props = {
   onPeek: (ticket: TicketView) => void;
 };
 
-type TagProps = { label: string; bg: string; fg: string; icon?: ReactNode; title?: string; testId?: string };
+type TagProps = {
+  label: string;
+  bg: string;
+  fg: string;
+  icon?: ReactNode;
+  title?: string;
+  testId?: string;
+  /** Connection, user and queue keep their width (up to the cap); tags give way first when the row is tight. */
+  keep?: boolean;
+};
 
 /** A small label of the third row; long names are cut with an ellipsis, the full text is its tooltip. */
-function Tag({ label, bg, fg, icon, title, testId }: TagProps) {
+function Tag({ label, bg, fg, icon, title, testId, keep = false }: TagProps) {
   return (
     <Box
       component="span"
@@ -43,8 +52,8 @@ function Tag({ label, bg, fg, icon, title, testId }: TagProps) {
         display: "inline-flex",
         alignItems: "center",
         gap: 0.25,
-        flexShrink: 1,
-        minWidth: 24,
+        flexShrink: keep ? 0 : 1,
+        minWidth: 32,
         maxWidth: 120,
         height: 18,
         px: 0.75,
@@ -215,6 +224,7 @@ export const TicketListItem = memo(function TicketListItem({
                 icon={<WhatsAppIcon />}
                 title={t("item.connection", { name: ticket.whatsapp.name })}
                 testId="ticket-item-connection"
+                keep
               />
             )}
             {ticket.user && (
@@ -225,6 +235,7 @@ export const TicketListItem = memo(function TicketListItem({
                 icon={<PersonIcon />}
                 title={t("item.user", { name: ticket.user.name })}
                 testId="ticket-item-user"
+                keep
               />
             )}
             {ticket.queue ? (
@@ -234,6 +245,7 @@ export const TicketListItem = memo(function TicketListItem({
                 fg={queue.fg}
                 title={t("item.queue", { name: ticket.queue.name })}
                 testId="ticket-item-queue"
+                keep
               />
             ) : (
               <Tag label={t("item.noQueue")} bg="transparent" fg={theme.palette.text.disabled} testId="ticket-item-queue" />

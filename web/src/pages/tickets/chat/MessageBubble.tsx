@@ -5,6 +5,7 @@ import SmartToyIcon from "@mui/icons-material/SmartToyOutlined";
 import Box from "@mui/material/Box";
 import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
+import { useTheme } from "@mui/material/styles";
 import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import { AckIcon } from "./AckIcon";
@@ -130,6 +131,7 @@ function tailSx(mine: boolean, color: string) {
 function MessageBubbleBase({ message, grouped, contactName, highlight, focused, onReply, onDelete, onQuoteClick }: Props) {
   const { t } = useTranslation("chat");
   const colors = useBubbleColors();
+  const theme = useTheme();
   const mine = message.fromMe;
   const background = mine ? colors.mine : colors.theirs;
   const struck = message.isDeleted && mine;
@@ -170,7 +172,10 @@ function MessageBubbleBase({ message, grouped, contactName, highlight, focused, 
           animation: focused ? `${flash} 2.4s ease-out` : undefined,
           "&::before": grouped ? undefined : tailSx(mine, background),
           "&:hover .message-menu, & .message-menu[aria-expanded='true']": { opacity: 1 },
-          "@media (hover: none)": { "& .message-menu": { opacity: 0.8 } },
+          // Where the menu arrow is always shown (touch, narrow screens) it gets its own gutter on the
+          // right instead of lying over the time of a one-line bubble.
+          "@media (hover: none)": { pr: 3.5, "& .message-menu": { opacity: 0.8 } },
+          [theme.breakpoints.down("sm")]: { pr: 3.5, "& .message-menu": { opacity: 0.8 } },
         }}
       >
         <MessageMenu message={message} background={background} onReply={onReply} onDelete={onDelete} />
