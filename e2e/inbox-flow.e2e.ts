@@ -57,7 +57,9 @@ describe("inbox flow", () => {
     await row.getByTestId("ticket-item-accept").click();
     await agent.waitForURL(/\/tickets\/[0-9a-f-]{36}$/, { timeout: 10_000 });
     await agent.getByTestId("composer-input").waitFor({ timeout: 10_000 });
-    await expect.poll(() => bell.textContent(), { timeout: 10_000 }).toBe("0");
+    // nothing unread left: no badge at all, not a red "0"
+    await expect.poll(() => bell.textContent(), { timeout: 10_000 }).toBe("");
+    expect(await agent.getByTestId("bell-tickets").getAttribute("data-count")).toBe("0");
 
     await agent.getByTestId("composer-input").fill("¡Sí! Enviamos a todo México.");
     await agent.getByTestId("composer-input").press("Enter");
