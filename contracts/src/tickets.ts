@@ -182,10 +182,6 @@ export const MessageSendForm = z.object({
   read: z.boolean().optional(),
   fromMe: z.boolean().optional(),
   mediaUrl: text().max(500).optional(),
-});
-export type MessageSendForm = z.input<typeof MessageSendForm>;
-
-export const MessagesQuery = z.object({
   /**
    * The sender's own id for this message (idempotency key, e.g. a UUID): repeating the request with
    * it returns the message already recorded instead of sending it twice; a failed one is sent again.
@@ -193,6 +189,10 @@ export const MessagesQuery = z.object({
   clientId: text()
     .regex(/^[A-Za-z0-9_-]{8,64}$/, V.invalid)
     .optional(),
+});
+export type MessageSendForm = z.input<typeof MessageSendForm>;
+
+export const MessagesQuery = z.object({
   pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
 });
 

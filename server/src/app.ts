@@ -12,7 +12,7 @@ import { Sessions } from "./channels/sessions.js";
 import { type Database, openDatabase } from "./db/client.js";
 import { seed } from "./db/seed.js";
 import { loggerOptions } from "./lib/logger.js";
-import { Storage } from "./lib/storage.js";
+import { Storage, databaseUsage } from "./lib/storage.js";
 import { authRoutes } from "./modules/auth/routes.js";
 import { TokenService } from "./modules/auth/tokens.js";
 import { companiesRoutes } from "./modules/companies/routes.js";
@@ -75,7 +75,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     dbKind: database.kind,
     tokens,
     realtime,
-    storage: new Storage(config.dataDir),
+    storage: new Storage(config.dataDir, databaseUsage(database.db, config.companyStorageQuotaBytes)),
     sessions: null as unknown as Sessions,
     log: app.log,
   };

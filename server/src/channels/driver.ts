@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { AckError } from "@charla/contracts";
 
 /**
@@ -43,7 +44,22 @@ export type InboundMessage = {
   ignorable?: boolean;
 };
 
-export type SendOptions = { quotedChannelId?: string /** The number is a group id. */; isGroup?: boolean };
+export type SendOptions = {
+  quotedChannelId?: string;
+  /** The number is a group id. */
+  isGroup?: boolean;
+  /**
+   * The channel id the message is to carry, recorded before the send (record-first, docs/acks.md):
+   * drivers that can choose it send under it, so the phone's echo and acks find the row; others
+   * return their own and the row takes that.
+   */
+  messageId?: string;
+};
+
+/** A new outgoing message id in WhatsApp Web's own format ("3EB0" and 36 hex digits). */
+export function outgoingMessageId(): string {
+  return `3EB0${randomBytes(18).toString("hex").toUpperCase()}`;
+}
 export type Sent = { channelId: string; timestamp: Date };
 
 /** What a session tells Charla. Each handler may be called again for the same event (replays). */

@@ -1,12 +1,68 @@
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { randomUUID } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, normalize, sep } from "node:path";
+import type { Readable } from "node:stream";
+import { Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { sql } from "drizzle-orm";
+import type { Db } from "../db/client.js";
+import { companies } from "../db/schema/index.js";
+import { AppError } from "./app-error.js";
+
+/**
+ * Each company's stored bytes, counted in `companies.storage_bytes`. Uploads by users must fit the
+ * quota (`reserve`); what arrives from customers is counted but never refused (`add`).
+ */
+export type StorageUsage = {
+  /** Counts `bytes` if the company stays within its quota, else ERR_STORAGE_QUOTA and nothing counted. */
+  reserve(companyId: number, bytes: number): Promise<void>;
+  /** Counts `bytes` (negative when files go) with no limit. */
+  add(companyId: number, bytes: number): Promise<void>;
+};
+
+/** Usage kept in the companies table; `quotaBytes` 0 means no limit. */
+export function databaseUsage(db: Db, quotaBytes: number): StorageUsage {
+  return {
+    async reserve(companyId, bytes) {
+      if (bytes <= 0) return this.add(companyId, bytes);
+      // one statement: parallel uploads of one company cannot both squeeze under the quota
+      const rows = await db
+        .update(companies)
+        .set({ storageBytes: sql`${companies.storageBytes} + ${bytes}` })
+        .where(
+          quotaBytes > 0
+            ? sql`${companies.id} = ${companyId} and ${companies.storageBytes} + ${bytes} <= ${quotaBytes}`
+            : sql`${companies.id} = ${companyId}`,
+        )
+        .returning({ id: companies.id });
+      if (rows.length === 0) throw new AppError("ERR_STORAGE_QUOTA");
+    },
+    async add(companyId, bytes) {
+      if (bytes === 0) return;
+      await db
+        .update(companies)
+        .set({ storageBytes: sql`greatest(0, ${companies.storageBytes} + ${bytes})` })
+        .where(sql`${companies.id} = ${companyId}`);
+    },
+  };
+}
+
+const noUsage: StorageUsage = { reserve: async () => undefined, add: async () => undefined };
+
+/** A file an upload wrote to the store: its path under the company and its size. */
+export type StoredFile = { path: string; size: number };
 
 /**
  * Files under DATA_DIR/files, always below a company's folder, so a path can never point at
- * another company's files or outside the store.
+ * another company's files or outside the store. Every write and removal is counted in the
+ * company's usage.
  */
 export class Storage {
-  constructor(private readonly root: string) {}
+  constructor(
+    private readonly root: string,
+    private readonly usage: StorageUsage = noUsage,
+  ) {}
 
   private resolve(companyId: number, relative: string): string {
     const base = join(this.root, "files", `company${companyId}`);
@@ -15,11 +71,54 @@ export class Storage {
     return full;
   }
 
+  private async sizeOf(full: string): Promise<number> {
+    return stat(full).then(
+      (s) => s.size,
+      () => 0,
+    );
+  }
+
+  /** Bytes Charla received (a customer's media): stored and counted, never refused for the quota. */
   async write(companyId: number, relative: string, data: Buffer): Promise<string> {
     const full = this.resolve(companyId, relative);
     await mkdir(dirname(full), { recursive: true });
+    const before = await this.sizeOf(full);
     await writeFile(full, data);
+    await this.usage.add(companyId, data.length - before);
     return relative;
+  }
+
+  /**
+   * A user's upload, streamed to disk as it arrives: never more than `maxBytes` (ERR_FILE_TOO_LARGE)
+   * and within the company's quota (ERR_STORAGE_QUOTA). Refused or broken, no partial file stays.
+   */
+  async writeUpload(companyId: number, relative: string, source: Readable, maxBytes: number): Promise<StoredFile> {
+    const full = this.resolve(companyId, relative);
+    const partial = `${full}.${randomUUID()}.part`;
+    await mkdir(dirname(full), { recursive: true });
+    let size = 0;
+    const limit = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        size += chunk.length;
+        if (size > maxBytes) done(new AppError("ERR_FILE_TOO_LARGE"));
+        else done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(source, limit, createWriteStream(partial));
+      // a multipart file cut at its size limit ends quietly: busboy marks it truncated
+      if ((source as Readable & { truncated?: boolean }).truncated) throw new AppError("ERR_FILE_TOO_LARGE");
+      const before = await this.sizeOf(full);
+      await this.usage.reserve(companyId, size - before);
+      await rename(partial, full);
+    } catch (err) {
+      await rm(partial, { force: true });
+      // the client's stream ended early or broke: a bad request, not ours
+      if (err instanceof AppError) throw err;
+      if ((err as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE") throw new AppError("ERR_FILE_TOO_LARGE");
+      throw err;
+    }
+    return { path: relative, size };
   }
 
   read(companyId: number, relative: string): Promise<Buffer> {
@@ -27,7 +126,10 @@ export class Storage {
   }
 
   async remove(companyId: number, relative: string): Promise<void> {
-    await rm(this.resolve(companyId, relative), { force: true });
+    const full = this.resolve(companyId, relative);
+    const size = await this.sizeOf(full);
+    await rm(full, { force: true });
+    await this.usage.add(companyId, -size);
   }
 
   async removeCompany(companyId: number): Promise<void> {

@@ -58,6 +58,17 @@ describe("inbound pipeline", () => {
     expect(queue.companyId).toBe(c.id);
   });
 
+  it("stores a message with a NUL (any driver) without it, instead of failing on the database", async () => {
+    const { source } = await setup();
+    const m = msg({ body: "Hola\u0000 mundo", name: "Ana\u0000" });
+    const res = await handleInbound(t.app.charla, source, m);
+    expect(res).toMatchObject({ stored: true });
+    const [row] = await db().select().from(messages).where(eq(messages.channelId, m.channelId));
+    expect(row.body).toBe("Hola mundo");
+    const [contact] = await db().select().from(contacts).where(eq(contacts.number, m.number));
+    expect(contact.name).toBe("Ana");
+  });
+
   it("stores a replayed or concurrent duplicate event once, with no second unread", async () => {
     const { source } = await setup();
     const m = msg();

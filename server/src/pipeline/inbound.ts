@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { Ack, Events } from "@charla/contracts";
+import { Ack, Events, storableText } from "@charla/contracts";
 import { and, eq, sql } from "drizzle-orm";
 import type { InboundMessage } from "../channels/driver.js";
 import type { Services } from "../context.js";
@@ -34,7 +34,8 @@ class Duplicate extends Error {}
  * groups per CheckMsgIsGroup → contact → ticket → store once per (connection, channel id) → ticket
  * counters → commit → broadcast → hooks. A replayed event changes nothing.
  */
-export async function handleInbound(s: Services, source: InboundSource, msg: InboundMessage): Promise<InboundResult> {
+export async function handleInbound(s: Services, source: InboundSource, input: InboundMessage): Promise<InboundResult> {
+  const msg = storableInbound(input);
   if (msg.ignorable || !msg.number) return { stored: false, reason: "ignorable" };
   const base = scoped(s.db, source.companyId);
   if (msg.isGroup && (await settingValue(base, "CheckMsgIsGroup")) === "enabled")
@@ -110,6 +111,19 @@ export async function handleInbound(s: Services, source: InboundSource, msg: Inb
     }
   }
   return result;
+}
+
+/** Any driver's texts without what PostgreSQL cannot store (a NUL from a phone is dropped, not a failed message). */
+export function storableInbound(msg: InboundMessage): InboundMessage {
+  return {
+    ...msg,
+    body: storableText(msg.body),
+    ...(msg.name !== undefined ? { name: storableText(msg.name) } : {}),
+    ...(msg.participant
+      ? { participant: { ...msg.participant, ...(msg.participant.name ? { name: storableText(msg.participant.name) } : {}) } }
+      : {}),
+    ...(msg.media ? { media: { ...msg.media, fileName: storableText(msg.media.fileName) } } : {}),
+  };
 }
 
 async function alreadyStored(s: Services, source: InboundSource, channelId: string) {

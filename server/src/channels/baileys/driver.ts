@@ -584,7 +584,7 @@ export class BaileysDriver implements ChannelDriver {
     this.live();
     const jid = this.jidOf(number, opts);
     const { options, contextInfo } = await this.quoteFor(jid, opts);
-    return this.send(jid, { text: body, ...(contextInfo ? { contextInfo } : {}) }, options);
+    return this.send(jid, { text: body, ...(contextInfo ? { contextInfo } : {}) }, withId(options, opts));
   }
 
   async sendMedia(number: string, media: MediaPayload & { caption?: string }, opts?: SendOptions): Promise<Sent> {
@@ -601,7 +601,7 @@ export class BaileysDriver implements ChannelDriver {
       // an audio carries no caption on WhatsApp; the caption goes after it as its own text
       content = { audio: media.data, mimetype: media.mimetype, ptt: isVoiceNote(mimetype, media.fileName) };
     } else content = { document: media.data, mimetype: media.mimetype, fileName: media.fileName, caption, ...ctx };
-    const sent = await this.send(jid, content, options);
+    const sent = await this.send(jid, content, withId(options, opts));
     if (mimetype.startsWith("audio/") && caption) {
       // the audio went out: a lost caption is logged, not reported as a failed send
       await this.send(jid, { text: caption }, {}).catch((err) => this.log.warn({ err, ...this.ref }, "audio caption not sent"));
@@ -685,4 +685,9 @@ export function baileysFactory(deps: BaileysDeps): DriverFactory {
 
 export function registerBaileysDriver(deps: BaileysDeps): void {
   registerDriver("beta", baileysFactory(deps));
+}
+
+/** Sends under the id Charla recorded before the send (record-first), so echoes and acks find that row. */
+function withId(options: MiscMessageGenerationOptions, opts?: SendOptions): MiscMessageGenerationOptions {
+  return opts?.messageId ? { ...options, messageId: opts.messageId } : options;
 }

@@ -67,6 +67,26 @@ describe("#baileys map-message", () => {
       expect(msg).toMatchObject({ body: "efímero", mediaType: "chat" });
     });
 
+    it("should drop NUL characters and lone surrogates PostgreSQL cannot store, keeping the rest", async () => {
+      const msg = await asMessage(incoming({ conversation: "Ho\u0000la \ud83d" }, { pushName: "Lu\u0000cía" }));
+      expect(msg).toMatchObject({ body: "Hola \ufffd", name: "Lucía" });
+      const doc = await asMessage(
+        incoming({ documentMessage: { fileName: "fac\u0000tura.pdf", caption: "\u0000ver", mimetype: "application/pdf" } }),
+      );
+      expect(doc).toMatchObject({ body: "ver", mediaType: "application" });
+      const edit = await mapMessage(
+        incoming({
+          protocolMessage: {
+            type: proto.Message.ProtocolMessage.Type.MESSAGE_EDIT,
+            key: { remoteJid: JID, fromMe: false, id: "ORIGINAL" },
+            editedMessage: { conversation: "corre\u0000gido" },
+          },
+        }),
+        deps(),
+      );
+      expect(edit).toEqual<Mapped>({ kind: "edited", channelId: "ORIGINAL", body: "corregido" });
+    });
+
     it("should keep messages sent from the company's phone (fromMe) without taking the phone's push name", async () => {
       const msg = await asMessage(
         incoming({ conversation: "Enviado desde el teléfono" }, { key: { remoteJid: JID, fromMe: true, id: "ME1" } }),

@@ -11,7 +11,7 @@ import {
   type WAMessageKey,
   type WAMessageUpdate,
 } from "baileys";
-import { Ack, type AckError } from "@charla/contracts";
+import { Ack, type AckError, storableText } from "@charla/contracts";
 import type { InboundMessage, MediaPayload, MediaType } from "../driver.js";
 import type { LidStore } from "./lid-store.js";
 
@@ -77,18 +77,19 @@ export function extensionFor(mimetype: string): string {
 export function textOf(content: proto.IMessage | null | undefined): string {
   const m = normalizeMessageContent(content);
   if (!m) return "";
-  return (
+  // a NUL (or half a surrogate pair) from a phone cannot be stored: dropped, the rest of the text kept
+  return storableText(
     m.conversation ||
-    m.extendedTextMessage?.text ||
-    m.imageMessage?.caption ||
-    m.videoMessage?.caption ||
-    m.documentMessage?.caption ||
-    m.buttonsResponseMessage?.selectedDisplayText ||
-    m.templateButtonReplyMessage?.selectedDisplayText ||
-    m.listResponseMessage?.title ||
-    m.listResponseMessage?.singleSelectReply?.selectedRowId ||
-    m.interactiveResponseMessage?.body?.text ||
-    ""
+      m.extendedTextMessage?.text ||
+      m.imageMessage?.caption ||
+      m.videoMessage?.caption ||
+      m.documentMessage?.caption ||
+      m.buttonsResponseMessage?.selectedDisplayText ||
+      m.templateButtonReplyMessage?.selectedDisplayText ||
+      m.listResponseMessage?.title ||
+      m.listResponseMessage?.singleSelectReply?.selectedRowId ||
+      m.interactiveResponseMessage?.body?.text ||
+      "",
   );
 }
 
@@ -171,7 +172,7 @@ export function describe(msg: WAMessage): Described {
   const quotedChannelId = contextInfoOf(m)?.stanzaId || undefined;
   const content = (body: string, mediaType: MediaType, media?: MediaSpec): Described => ({
     kind: "content",
-    body,
+    body: storableText(body),
     mediaType,
     ...(media ? { media } : {}),
     ...(quotedChannelId ? { quotedChannelId } : {}),
@@ -205,7 +206,10 @@ export function describe(msg: WAMessage): Described {
     case "documentMessage": {
       const doc = m.documentMessage;
       const mimetype = doc?.mimetype || "application/octet-stream";
-      const fileName = doc?.fileName?.trim() || doc?.title?.trim() || fileNameFor("document", channelId, mimetype);
+      const fileName =
+        storableText(doc?.fileName ?? "").trim() ||
+        storableText(doc?.title ?? "").trim() ||
+        fileNameFor("document", channelId, mimetype);
       return content(doc?.caption ?? "", "application", { mimetype, fileName });
     }
     case "stickerMessage": {
@@ -297,7 +301,7 @@ export async function mapMessage(msg: WAMessage, deps: MapDeps): Promise<Mapped>
   const jid = msg.key.remoteJid ?? "";
   const isGroup = !!isJidGroup(jid);
   const alts = altsOf(msg.key);
-  const pushName = msg.pushName?.trim() || undefined;
+  const pushName = storableText(msg.pushName ?? "").trim() || undefined;
   const seconds = toNumber(msg.messageTimestamp);
 
   const message: InboundMessage = {
@@ -314,7 +318,7 @@ export async function mapMessage(msg: WAMessage, deps: MapDeps): Promise<Mapped>
     message.number = userOf(jid);
     message.isGroup = true;
     const subject = await deps.groupSubject?.(jid).catch(() => undefined);
-    if (subject) message.name = subject;
+    if (subject) message.name = storableText(subject);
     const author = msg.key.participant || msg.participant;
     if (author) {
       const number = await resolveNumber(author, alts.participant, deps.lids);

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { extname } from "node:path";
 import {
   IdParams,
@@ -14,18 +15,18 @@ import { count, desc, eq, inArray, isNull, lte } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import type { MediaPayload } from "../../channels/driver.js";
 import { toCount } from "../../db/client.js";
 import { scopedFor } from "../../db/scoped.js";
 import { messages, tickets } from "../../db/schema/index.js";
 import { AppError, found } from "../../lib/app-error.js";
+import { extensionOf } from "../../pipeline/media.js";
 import { visibleTickets } from "../../policies/tickets.js";
 import { ticketView, visibleTicket } from "../tickets/queries.js";
 import { isStaff, loadViewer } from "../tickets/viewer.js";
 import { publishMessageDeletion } from "./broadcast.js";
 import { presentMessages } from "./presenter.js";
 import { markTicketRead } from "./read.js";
-import { driverOfTicket, sendToTicket } from "./send.js";
+import { type StoredMedia, driverOfTicket, quotableMessage, sendToTicket } from "./send.js";
 
 const TicketParams = z.object({ ticketId: IdParams.shape.id });
 const PageQuery = MessagesQuery.extend({ peek: z.enum(["true", "false"]).optional() });
@@ -46,9 +47,13 @@ const INLINE_TYPES: Record<string, string> = {
   ".pdf": "application/pdf",
 };
 
-type Draft = { body: string; quotedId: number | null; sign: boolean; files: MediaPayload[] };
+type Draft = { body: string; quotedId: number | null; sign: boolean; clientId?: string; files: StoredMedia[] };
 
-/** JSON `MessageSendForm`, or multipart with `medias` files and the same fields as text. */
+/**
+ * JSON `MessageSendForm`, or multipart with `medias` files and the same fields as text. Files are
+ * streamed to the company's store as they arrive (each within MAX_UPLOAD_BYTES and the storage
+ * quota), never held whole in memory; if the request is refused, none stays.
+ */
 async function readDraft(req: FastifyRequest): Promise<Draft> {
   if (!req.isMultipart()) {
     const parsed = MessageSendForm.safeParse(req.body ?? {});
@@ -56,24 +61,33 @@ async function readDraft(req: FastifyRequest): Promise<Draft> {
       throw new AppError("ERR_VALIDATION", {
         issues: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
       });
-    return { body: parsed.data.body, quotedId: parsed.data.quotedMsg?.id ?? null, sign: parsed.data.sign, files: [] };
+    const { body, quotedMsg, sign, clientId } = parsed.data;
+    return { body, quotedId: quotedMsg?.id ?? null, sign, clientId, files: [] };
   }
   const fields: Record<string, string> = {};
-  const files: MediaPayload[] = [];
+  const files: StoredMedia[] = [];
   try {
-    for await (const part of req.parts({ limits: { fileSize: req.ctx.config.maxUploadBytes, files: 10 } })) {
+    return await readMultipartDraft(req, fields, files);
+  } catch (err) {
+    for (const file of files) await req.ctx.storage.remove(req.ctx.companyId, file.path);
+    throw err;
+  }
+}
+
+async function readMultipartDraft(req: FastifyRequest, fields: Record<string, string>, files: StoredMedia[]): Promise<Draft> {
+  const maxBytes = req.ctx.config.maxUploadBytes;
+  try {
+    for await (const part of req.parts({ limits: { fileSize: maxBytes, files: 10 } })) {
       if (part.type === "file") {
         if (part.fieldname !== "medias") {
-          await part.toBuffer();
+          part.file.resume();
           continue;
         }
-        const data = await part.toBuffer();
-        if (part.file.truncated) throw new AppError("ERR_FILE_TOO_LARGE");
-        files.push({
-          data,
-          mimetype: part.mimetype || "application/octet-stream",
-          fileName: storableText(part.filename || "") || "file",
-        });
+        const mimetype = part.mimetype || "application/octet-stream";
+        const fileName = storableText(part.filename || "") || "file";
+        const relative = `media/${randomUUID()}${extensionOf({ mimetype, fileName, data: Buffer.alloc(0) })}`;
+        const stored = await req.ctx.storage.writeUpload(req.ctx.companyId, relative, part.file, maxBytes);
+        files.push({ path: stored.path, mimetype, fileName });
       } else if (typeof part.value === "string") {
         fields[part.fieldname] = part.value;
       }
@@ -89,12 +103,18 @@ async function readDraft(req: FastifyRequest): Promise<Draft> {
   } catch {
     throw new AppError("ERR_VALIDATION", { issues: [{ path: "quotedMsg", message: V.invalid }] });
   }
-  const parsed = MessageSendForm.safeParse({ body: fields.body ?? "", quotedMsg: quoted, sign: fields.sign === "true" });
+  const parsed = MessageSendForm.safeParse({
+    body: fields.body ?? "",
+    quotedMsg: quoted,
+    sign: fields.sign === "true",
+    clientId: fields.clientId || undefined,
+  });
   if (!parsed.success)
     throw new AppError("ERR_VALIDATION", {
       issues: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
     });
-  return { body: parsed.data.body, quotedId: parsed.data.quotedMsg?.id ?? null, sign: parsed.data.sign, files };
+  const { body, quotedMsg, sign, clientId } = parsed.data;
+  return { body, quotedId: quotedMsg?.id ?? null, sign, clientId, files };
 }
 
 export async function messagesRoutes(app: FastifyInstance) {
@@ -148,37 +168,56 @@ export async function messagesRoutes(app: FastifyInstance) {
     { schema: { params: TicketParams }, config: use, bodyLimit: 1024 * 1024 },
     async (req, reply): Promise<MessageView[]> => {
       const draft = await readDraft(req);
-      const q = tenant(req);
-      const viewer = await loadViewer(q, req.ctx.user);
-      const ticket = await visibleTicket(q, viewer, { id: req.params.ticketId });
-      if (ticket.status !== "open" || (ticket.userId !== viewer.id && !isStaff(viewer)))
-        throw new AppError("ERR_TICKET_NOT_OPEN");
-      const text = draft.body.trim();
-      if (!text && draft.files.length === 0)
-        throw new AppError("ERR_VALIDATION", { issues: [{ path: "body", message: V.emptyMessage }] });
-      const quoted = draft.quotedId ? found(await q.messages.findById(draft.quotedId), "ERR_NO_MESSAGE_FOUND") : null;
-      if (quoted && quoted.ticketId !== ticket.id && quoted.contactId !== ticket.contactId)
-        throw new AppError("ERR_NO_MESSAGE_FOUND");
-      const signed =
-        text && draft.sign && can(req.ctx.user, "messages.sign") ? `*${req.ctx.user.name}*\n${draft.body}` : draft.body;
-      const sent: MessageView[] = [];
-      if (draft.files.length === 0) {
-        sent.push(await sendToTicket(req.ctx, req.ctx.companyId, ticket, { body: signed, quoted, userId: viewer.id }));
-      } else {
-        for (const [i, media] of draft.files.entries()) {
-          sent.push(
-            await sendToTicket(req.ctx, req.ctx.companyId, ticket, {
-              body: i === 0 ? (text ? signed : "") : "",
-              media,
-              quoted: i === 0 ? quoted : null,
-              userId: viewer.id,
-            }),
-          );
-        }
+      // files not yet handed to a send are the request's to remove, whatever refuses it
+      const unsent = new Set(draft.files);
+      try {
+        return reply.status(201).send(await answer(req, req.params.ticketId, draft, unsent));
+      } finally {
+        for (const file of unsent) await req.ctx.storage.remove(req.ctx.companyId, file.path);
       }
-      return reply.status(201).send(sent);
     },
   );
+
+  /** The checks of an answer (core §4, §6), then one send per message: a refusal leaves no file behind. */
+  async function answer(req: FastifyRequest, ticketId: number, draft: Draft, unsent: Set<StoredMedia>) {
+    const q = tenant(req);
+    const viewer = await loadViewer(q, req.ctx.user);
+    const ticket = await visibleTicket(q, viewer, { id: ticketId });
+    if (ticket.status !== "open" || (ticket.userId !== viewer.id && !isStaff(viewer))) throw new AppError("ERR_TICKET_NOT_OPEN");
+    const text = draft.body.trim();
+    if (!text && draft.files.length === 0)
+      throw new AppError("ERR_VALIDATION", { issues: [{ path: "body", message: V.emptyMessage }] });
+    // a quote is checked like a read of its ticket: its text goes to the customer inside the reply
+    const quoted = draft.quotedId ? await quotableMessage(q, viewer, ticket, draft.quotedId) : null;
+    const signed =
+      text && draft.sign && can(req.ctx.user, "messages.sign") ? `*${req.ctx.user.name}*\n${draft.body}` : draft.body;
+    const sent: MessageView[] = [];
+    if (draft.files.length === 0) {
+      sent.push(
+        await sendToTicket(req.ctx, req.ctx.companyId, ticket, {
+          body: signed,
+          quoted,
+          userId: viewer.id,
+          clientId: draft.clientId,
+        }),
+      );
+    } else {
+      for (const [i, media] of draft.files.entries()) {
+        unsent.delete(media);
+        sent.push(
+          await sendToTicket(req.ctx, req.ctx.companyId, ticket, {
+            body: i === 0 ? (text ? signed : "") : "",
+            media,
+            quoted: i === 0 ? quoted : null,
+            userId: viewer.id,
+            // one key per file of the request, so a repeated request finds each of them
+            clientId: draft.clientId && (i === 0 ? draft.clientId : `${draft.clientId}:${i}`),
+          }),
+        );
+      }
+    }
+    return sent;
+  }
 
   /** Own messages only (core §6), deleted for everyone on the phone; the row stays, marked deleted. */
   r.delete("/messages/:id", { schema: { params: IdParams }, config: use }, async (req, reply) => {

@@ -1,14 +1,12 @@
-import { randomUUID } from "node:crypto";
-import { type ErrorCode, Events, type MediaType, type MessageView, isErrorCode } from "@charla/contracts";
-import { and, eq, sql } from "drizzle-orm";
-import type { MediaPayload } from "../../channels/driver.js";
+import { Ack, type ErrorCode, Events, type MediaType, type MessageView, isErrorCode } from "@charla/contracts";
+import { and, eq, ne, sql } from "drizzle-orm";
+import { outgoingMessageId } from "../../channels/driver.js";
 import type { Services } from "../../context.js";
-import { scoped } from "../../db/scoped.js";
+import { type Scoped, scoped } from "../../db/scoped.js";
 import { contacts, messages, tickets } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
 import { AppError } from "../../lib/app-error.js";
-import { extensionOf, summary } from "../../pipeline/media.js";
-import { ticketAudience } from "../../policies/tickets.js";
+import { type Viewer, canSeeTicket, ticketAudience } from "../../policies/tickets.js";
 import { presentTickets } from "../tickets/presenter.js";
 import { publishMessageUpdate } from "./broadcast.js";
 import { presentMessages } from "./presenter.js";
@@ -16,13 +14,19 @@ import { presentMessages } from "./presenter.js";
 type TicketRow = typeof tickets.$inferSelect;
 type MessageRow = typeof messages.$inferSelect;
 
+/** A file already in the company's store (an upload streamed to disk), to go with a message. */
+export type StoredMedia = { path: string; mimetype: string; fileName: string };
+
 export type Outgoing = {
   body: string;
-  media?: MediaPayload;
+  /** Owned by the send from here on: kept if its message is recorded, removed otherwise. */
+  media?: StoredMedia;
   quoted?: MessageRow | null;
   /** The agent who typed it; null for automatic messages. */
   userId: number | null;
   isAutomatic?: boolean;
+  /** The sender's idempotency key: a request repeated with it finds its message instead of sending again. */
+  clientId?: string;
 };
 
 export function mediaTypeOf(mimetype: string): MediaType {
@@ -48,90 +52,238 @@ export async function driverOfTicket(s: Services, companyId: number, ticket: Pic
 }
 
 /**
- * Sends one message to a ticket's contact and records it: the driver first (a failure answers an
- * error and stores nothing), then the row, the ticket's last message and the live events. The phone's
- * echo of the same message may arrive first: the row is keyed by the channel id, so it is one row.
+ * The message an answer in `ticket` may quote: one of the same contact's conversations that the
+ * viewer may see (core §6). Anything else, another company's included, is not found: its text must
+ * never reach the customer inside a quote.
+ */
+export async function quotableMessage(q: Scoped, viewer: Viewer, ticket: TicketRow, id: number): Promise<MessageRow> {
+  const quoted = await q.messages.findById(id);
+  if (!quoted || quoted.isDeleted) throw new AppError("ERR_NO_MESSAGE_FOUND");
+  if (quoted.ticketId === ticket.id) return quoted;
+  const [home] = await q.db
+    .select()
+    .from(tickets)
+    .where(q.tickets.where(eq(tickets.id, quoted.ticketId)));
+  if (!home || home.contactId !== ticket.contactId || !canSeeTicket(viewer, home)) throw new AppError("ERR_NO_MESSAGE_FOUND");
+  return quoted;
+}
+
+/**
+ * Sends one message to a ticket's contact, record first (docs/acks.md):
+ * 1. the row is committed with ack 0 (queued) and the channel id the message will carry, so an echo
+ *    or ack of the phone finds it, and a failure on either side leaves a trace;
+ * 2. only then the driver sends; if it throws, the row is marked failed (-1 with the reason), shown
+ *    to the ticket's audience, and the error answers the request;
+ * 3. on success the row is completed (ack pending or better, the driver's own id when it chose one)
+ *    and the ticket's last message and live events follow.
+ * A request repeated with the same `clientId` finds its row: it never sends twice; a failed one is
+ * sent again under the same channel id.
  */
 export async function sendToTicket(s: Services, companyId: number, ticket: TicketRow, out: Outgoing): Promise<MessageView> {
+  const q = scoped(s.db, companyId);
+  const { contact, driver } = await recipientOf(s, companyId, ticket).catch(async (err) => {
+    // nothing will be recorded: the uploaded file has no message to belong to
+    if (out.media) await s.storage.remove(companyId, out.media.path);
+    throw err;
+  });
+
+  const recorded = await recordOutgoing(s, companyId, ticket, out);
+  if (!recorded.send) return (await presentMessages(q, [recorded.row]))[0];
+  const row = recorded.row;
+
+  const opts = {
+    quotedChannelId: out.quoted?.channelId ?? undefined,
+    isGroup: contact.isGroup,
+    messageId: row.channelId ?? undefined,
+  };
+  let sent: Awaited<ReturnType<typeof driver.sendText>>;
+  try {
+    // the recorded file (a retry sends the first request's), read only now, one file at a time
+    sent = row.mediaPath
+      ? await driver.sendMedia(
+          contact.number,
+          {
+            data: await s.storage.read(companyId, row.mediaPath),
+            mimetype: out.media?.mimetype ?? "application/octet-stream",
+            fileName: row.mediaName ?? out.media?.fileName ?? "file",
+            caption: row.body || undefined,
+          },
+          opts,
+        )
+      : await driver.sendText(contact.number, row.body, opts);
+  } catch (err) {
+    const error = driverError(err, "ERR_SENDING_WAPP_MSG");
+    await markFailed(s, companyId, ticket, row, error.code).catch((e) =>
+      s.log.error({ err: e, messageId: row.id }, "failed message not marked"),
+    );
+    throw error;
+  }
+  return completeOutgoing(s, companyId, ticket, row, sent);
+}
+
+/** The contact's number and the running driver of the ticket's connection, checked before anything is recorded. */
+async function recipientOf(s: Services, companyId: number, ticket: TicketRow) {
   const q = scoped(s.db, companyId);
   const [contact] = await q.db
     .select({ number: contacts.number, isGroup: contacts.isGroup })
     .from(contacts)
     .where(q.contacts.where(eq(contacts.id, ticket.contactId)));
   if (!contact?.number) throw new AppError("ERR_WAPP_INVALID_CONTACT");
-  const driver = await driverOfTicket(s, companyId, ticket);
-  const opts = { quotedChannelId: out.quoted?.channelId ?? undefined, isGroup: contact.isGroup };
+  return { contact, driver: await driverOfTicket(s, companyId, ticket) };
+}
 
-  const mediaPath = out.media
-    ? await s.storage.write(companyId, `media/${randomUUID()}${extensionOf(out.media)}`, out.media.data)
-    : null;
-  let sent: Awaited<ReturnType<typeof driver.sendText>>;
-  try {
-    sent = out.media
-      ? await driver.sendMedia(contact.number, { ...out.media, caption: out.body || undefined }, opts)
-      : await driver.sendText(contact.number, out.body, opts);
-  } catch (err) {
-    if (mediaPath) await s.storage.remove(companyId, mediaPath);
-    throw driverError(err, "ERR_SENDING_WAPP_MSG");
+type Recorded = { row: MessageRow; send: boolean };
+
+/**
+ * Step 1: the committed row (and its file). A repeated `clientId` returns the existing row, to be
+ * sent only when it had failed and this request is the one that claimed it again.
+ */
+async function recordOutgoing(s: Services, companyId: number, ticket: TicketRow, out: Outgoing): Promise<Recorded> {
+  const q = scoped(s.db, companyId);
+  const mediaPath = out.media?.path ?? null;
+  const existing = out.clientId ? await byClientId(q, ticket.id, out.clientId) : null;
+  if (existing) {
+    // the repeated request's own copy of the file is not needed: the recorded one is sent
+    if (mediaPath && mediaPath !== existing.mediaPath) await s.storage.remove(companyId, mediaPath);
+    return retryOf(s, existing);
   }
-
-  const mediaType = out.media ? mediaTypeOf(out.media.mimetype) : "chat";
-  const values = {
-    companyId,
-    ticketId: ticket.id,
-    contactId: ticket.contactId,
-    whatsappId: ticket.whatsappId,
-    channelId: sent.channelId,
-    body: out.body,
-    fromMe: true,
-    read: true,
-    ack: Math.max(1, s.sessions.takeEarlyAck(ticket.whatsappId, sent.channelId) ?? 0),
-    mediaType,
-    mediaPath,
-    mediaName: out.media?.fileName ?? null,
-    quotedMsgId: out.quoted?.id ?? null,
-    userId: out.userId,
-    isAutomatic: out.isAutomatic ?? false,
-    createdAt: sent.timestamp,
-  };
-  const view = await withTransaction(s.db, async (tx, afterCommit) => {
-    const t = scoped(tx, companyId);
-    const [row] = await tx
+  let row: MessageRow | undefined;
+  try {
+    [row] = await s.db
       .insert(messages)
-      .values(values)
-      .onConflictDoUpdate({
-        target: [messages.whatsappId, messages.channelId],
-        targetWhere: sql`${messages.channelId} is not null`,
-        set: {
-          userId: values.userId,
-          isAutomatic: values.isAutomatic,
-          mediaPath: sql`coalesce(${messages.mediaPath}, ${mediaPath})`,
-          mediaName: sql`coalesce(${messages.mediaName}, ${values.mediaName})`,
-          quotedMsgId: sql`coalesce(${messages.quotedMsgId}, ${values.quotedMsgId})`,
-        },
+      .values({
+        companyId,
+        ticketId: ticket.id,
+        contactId: ticket.contactId,
+        whatsappId: ticket.whatsappId,
+        channelId: outgoingMessageId(),
+        body: out.body,
+        fromMe: true,
+        read: true,
+        ack: Ack.queued,
+        mediaType: out.media ? mediaTypeOf(out.media.mimetype) : "chat",
+        mediaPath,
+        mediaName: out.media?.fileName ?? null,
+        quotedMsgId: out.quoted?.id ?? null,
+        userId: out.userId,
+        isAutomatic: out.isAutomatic ?? false,
+        clientId: out.clientId ?? null,
+      })
+      .onConflictDoNothing({
+        target: [messages.companyId, messages.ticketId, messages.clientId],
+        where: sql`${messages.clientId} is not null`,
       })
       .returning();
+  } catch (err) {
+    // nothing recorded, so nothing is sent: the file has no row to belong to
+    if (mediaPath) await s.storage.remove(companyId, mediaPath);
+    throw err;
+  }
+  if (row) return { row, send: true };
+  // the same clientId was recorded a moment ago by a concurrent request: that one sends
+  if (mediaPath) await s.storage.remove(companyId, mediaPath);
+  const twin = out.clientId ? await byClientId(q, ticket.id, out.clientId) : null;
+  if (!twin) throw new AppError("ERR_SENDING_WAPP_MSG");
+  return { row: twin, send: false };
+}
+
+async function byClientId(q: Scoped, ticketId: number, clientId: string): Promise<MessageRow | null> {
+  const [row] = await q.db
+    .select()
+    .from(messages)
+    .where(q.messages.where(and(eq(messages.ticketId, ticketId), eq(messages.clientId, clientId))));
+  return row ?? null;
+}
+
+/** A repeated request: sent, queued or in flight answers the row as it is; failed is claimed to send again. */
+async function retryOf(s: Services, row: MessageRow): Promise<Recorded> {
+  if (row.ack !== Ack.failed) return { row, send: false };
+  const [claimed] = await s.db
+    .update(messages)
+    .set({ ack: Ack.queued, ackError: null, updatedAt: new Date() })
+    .where(and(eq(messages.companyId, row.companyId), eq(messages.id, row.id), eq(messages.ack, Ack.failed)))
+    .returning();
+  return claimed ? { row: claimed, send: true } : { row, send: false };
+}
+
+/** Step 2 failed: the row stays, marked failed with the reason, and the ticket's audience sees it. */
+async function markFailed(s: Services, companyId: number, ticket: TicketRow, row: MessageRow, code: ErrorCode) {
+  const [failed] = await s.db
+    .update(messages)
+    .set({ ack: Ack.failed, ackError: code, updatedAt: new Date() })
+    // an ack that already said the message reached WhatsApp wins over the driver's late error
+    .where(and(eq(messages.companyId, companyId), eq(messages.id, row.id), eq(messages.ack, Ack.queued)))
+    .returning();
+  if (failed) await announceIn(s, scoped(s.db, companyId), companyId, ticket, failed, (fn) => fn());
+}
+
+/**
+ * Step 3: the row completed with what the driver says. A driver that chose its own id (it could not
+ * take ours) may have had its echo stored already under that id: the echo row takes our details and
+ * our queued row goes, so the message is one row either way.
+ */
+async function completeOutgoing(
+  s: Services,
+  companyId: number,
+  ticket: TicketRow,
+  row: MessageRow,
+  sent: { channelId: string; timestamp: Date },
+): Promise<MessageView> {
+  const early = s.sessions.takeEarlyAck(ticket.whatsappId, sent.channelId) ?? Ack.queued;
+  const lastMessage = (row.body.trim() || row.mediaName || "").slice(0, 255);
+  const view = await withTransaction(s.db, async (tx, afterCommit) => {
+    const t = scoped(tx, companyId);
+    const ack = sql`case when ${messages.ack} = ${Ack.failed} then ${Ack.failed} else greatest(${messages.ack}, ${Ack.pending}, ${early}) end`;
+    const [echo] =
+      sent.channelId === row.channelId
+        ? []
+        : await tx
+            .select()
+            .from(messages)
+            .where(
+              t.messages.where(
+                eq(messages.whatsappId, ticket.whatsappId ?? -1),
+                eq(messages.channelId, sent.channelId),
+                ne(messages.id, row.id),
+              ),
+            );
+    let done: MessageRow;
+    if (echo) {
+      await tx.delete(messages).where(t.messages.where(eq(messages.id, row.id)));
+      [done] = await tx
+        .update(messages)
+        .set({
+          userId: row.userId,
+          isAutomatic: row.isAutomatic,
+          clientId: row.clientId,
+          mediaPath: sql`coalesce(${messages.mediaPath}, ${row.mediaPath})`,
+          mediaName: sql`coalesce(${messages.mediaName}, ${row.mediaName})`,
+          quotedMsgId: sql`coalesce(${messages.quotedMsgId}, ${row.quotedMsgId})`,
+          ack,
+          updatedAt: new Date(),
+        })
+        .where(t.messages.where(eq(messages.id, echo.id)))
+        .returning();
+    } else {
+      [done] = await tx
+        .update(messages)
+        .set({ channelId: sent.channelId, ack, ackError: null, updatedAt: new Date() })
+        .where(t.messages.where(eq(messages.id, row.id)))
+        .returning();
+    }
     const [updated] = await tx
       .update(tickets)
-      .set({ lastMessage: summary({ body: out.body, media: out.media, mediaType }), updatedAt: new Date() })
+      .set({ lastMessage, updatedAt: new Date() })
       .where(t.tickets.where(eq(tickets.id, ticket.id)))
       .returning();
-    const [messageView] = await presentMessages(t, [row]);
-    const [ticketView] = await presentTickets(t, [updated]);
-    const audience = await ticketAudience(t, updated);
-    afterCommit(() => {
-      const to = s.realtime.toUsers(companyId, audience);
-      to.emit(Events.appMessage(companyId), { action: "create", message: messageView, ticket: ticketView });
-      to.emit(Events.ticket(companyId), { action: "update", ticket: ticketView });
-    });
-    return messageView;
+    return announceIn(s, t, companyId, updated, done, afterCommit);
   });
   // an ack that arrived while the row was being committed found nothing to update: apply it now
   const late = s.sessions.takeEarlyAck(ticket.whatsappId, sent.channelId);
   if (late !== null && late > view.ack) {
     const rows = await s.db
       .update(messages)
-      .set({ ack: sql`greatest(${messages.ack}, ${late})`, updatedAt: new Date() })
+      .set({ ack: sql`greatest(${messages.ack}, ${late})`, ackError: null, updatedAt: new Date() })
       .where(and(eq(messages.companyId, companyId), eq(messages.id, view.id)))
       .returning();
     await publishMessageUpdate(s, companyId, rows);
@@ -140,11 +292,32 @@ export async function sendToTicket(s: Services, companyId: number, ticket: Ticke
   return view;
 }
 
+/** The new message (sent or failed) and its ticket to everyone who may see the ticket, once committed. */
+async function announceIn(
+  s: Services,
+  t: Scoped,
+  companyId: number,
+  ticket: TicketRow,
+  row: MessageRow,
+  afterCommit: (fn: () => void) => void,
+): Promise<MessageView> {
+  const [messageView] = await presentMessages(t, [row]);
+  const [ticketView] = await presentTickets(t, [ticket]);
+  const audience = await ticketAudience(t, ticket);
+  afterCommit(() => {
+    const to = s.realtime.toUsers(companyId, audience);
+    to.emit(Events.appMessage(companyId), { action: "create", message: messageView, ticket: ticketView });
+    to.emit(Events.ticket(companyId), { action: "update", ticket: ticketView });
+  });
+  return messageView;
+}
+
 /** Automatic messages (greetings, transfer notices) must never fail the change that caused them. */
 export async function sendAutomatic(s: Services, companyId: number, ticket: TicketRow, body: string): Promise<void> {
   try {
     await sendToTicket(s, companyId, ticket, { body, userId: null, isAutomatic: true });
   } catch (err) {
+    // the message is recorded as failed (ack -1) in the ticket: the agents see it did not go out
     s.log.warn({ err, ticketId: ticket.id }, "automatic message not sent");
   }
 }

@@ -1,0 +1,137 @@
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { companies, messages } from "../db/schema/index.js";
+import { type TestApp, getTestApp } from "../test/app.js";
+import { as, buildCompany, buildContact, buildTicket, buildWhatsapp, login } from "../test/factories.js";
+import { expectError } from "../test/http.js";
+
+const MAX_UPLOAD = 4096;
+const QUOTA = 10_000;
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await getTestApp({ maxUploadBytes: MAX_UPLOAD, companyStorageQuotaBytes: QUOTA });
+});
+afterAll(() => t.close());
+
+/** Every file under the company's folder, partial ones included. */
+function filesOf(companyId: number): string[] {
+  const dir = join(t.config.dataDir, "files", `company${companyId}`);
+  const walk = (d: string): string[] =>
+    existsSync(d)
+      ? readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : [e.name]))
+      : [];
+  return walk(dir);
+}
+
+const usageOf = async (companyId: number) =>
+  (await t.app.charla.db.select({ n: companies.storageBytes }).from(companies).where(eq(companies.id, companyId)))[0].n;
+
+function form(files: { name: string; size: number }[], fields: Record<string, string> = {}) {
+  const boundary = "----storage-test";
+  const chunks: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields))
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  for (const f of files)
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="medias"; filename="${f.name}"\r\nContent-Type: application/pdf\r\n\r\n`,
+      ),
+      Buffer.alloc(f.size, 0x41),
+      Buffer.from("\r\n"),
+    );
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), headers: { "content-type": `multipart/form-data; boundary=${boundary}` } };
+}
+
+async function world() {
+  const c = await buildCompany(t.app);
+  const wa = await buildWhatsapp(t.app, c.id, { provider: "simulator", status: "CONNECTED" });
+  const ticket = await buildTicket(t.app, c.id, {
+    contactId: (await buildContact(t.app, c.id)).id,
+    whatsappId: wa.id,
+    status: "open",
+    userId: c.admin.id,
+  });
+  return { c, ticket, s: await login(t.app, c.admin) };
+}
+
+const post = (w: Awaited<ReturnType<typeof world>>, body: ReturnType<typeof form>, ticketId = w.ticket.id) =>
+  as(t.app, w.s, { method: "POST", url: `/api/v1/messages/${ticketId}`, ...body });
+
+describe("#storage uploads", () => {
+  it("streams files to disk and counts them; a file over MAX_UPLOAD_BYTES is 413 and leaves nothing", async () => {
+    const w = await world();
+    const ok = await post(w, form([{ name: "a.pdf", size: 3000 }]));
+    expect(ok.statusCode).toBe(201);
+    expect(filesOf(w.c.id)).toHaveLength(1);
+    expect(await usageOf(w.c.id)).toBe(3000);
+
+    // the second file is too big: the first one of the same request goes too, and no partial stays
+    expectError(
+      await post(
+        w,
+        form([
+          { name: "b.pdf", size: 100 },
+          { name: "c.pdf", size: MAX_UPLOAD + 1 },
+        ]),
+      ),
+      413,
+      "ERR_FILE_TOO_LARGE",
+    );
+    expect(filesOf(w.c.id)).toHaveLength(1);
+    expect(await usageOf(w.c.id)).toBe(3000);
+    expect(await t.app.charla.db.select().from(messages).where(eq(messages.ticketId, w.ticket.id))).toHaveLength(1);
+  });
+
+  it("refuses an upload past the company's storage quota with ERR_STORAGE_QUOTA; other companies are not affected", async () => {
+    const w = await world();
+    for (let i = 0; i < 3; i++) expect((await post(w, form([{ name: `f${i}.pdf`, size: 3000 }]))).statusCode).toBe(201);
+    expect(await usageOf(w.c.id)).toBe(9000);
+    const over = await post(w, form([{ name: "over.pdf", size: 2000 }]));
+    expectError(over, 413, "ERR_STORAGE_QUOTA");
+    expect(over.json().message).toBe("La empresa alcanzó su límite de almacenamiento de archivos.");
+    expect(filesOf(w.c.id)).toHaveLength(3);
+    expect(await usageOf(w.c.id)).toBe(9000);
+    // a text still goes out, and another company has its own quota
+    expect(
+      (await as(t.app, w.s, { method: "POST", url: `/api/v1/messages/${w.ticket.id}`, payload: { body: "sin archivo" } }))
+        .statusCode,
+    ).toBe(201);
+    const other = await world();
+    expect((await post(other, form([{ name: "x.pdf", size: 3000 }]))).statusCode).toBe(201);
+  });
+
+  it("removes the uploaded files of a refused request (ticket not open, blank, not found) and uncounts them", async () => {
+    const w = await world();
+    const pending = await buildTicket(t.app, w.c.id, { contactId: (await buildContact(t.app, w.c.id)).id, status: "pending" });
+    expectError(await post(w, form([{ name: "a.pdf", size: 1000 }]), pending.id), 409, "ERR_TICKET_NOT_OPEN");
+    expectError(await post(w, form([{ name: "a.pdf", size: 1000 }]), 987654), 404, "ERR_NO_TICKET_FOUND");
+    expectError(await post(w, form([{ name: "a.pdf", size: 1000 }], { quotedMsg: "{bad" })), 400, "ERR_VALIDATION");
+    expect(filesOf(w.c.id)).toEqual([]);
+    expect(await usageOf(w.c.id)).toBe(0);
+  });
+
+  it("counts a customer's media without refusing it, and uncounts removed files", async () => {
+    const c = await buildCompany(t.app);
+    const path = await t.app.charla.storage.write(c.id, "media/in.bin", Buffer.alloc(QUOTA + 5));
+    expect(await usageOf(c.id)).toBe(QUOTA + 5);
+    await t.app.charla.storage.remove(c.id, path);
+    expect(await usageOf(c.id)).toBe(0);
+    // a stream that breaks midway leaves no partial file and counts nothing
+    const broken = new Readable({
+      read() {
+        this.push(Buffer.alloc(100));
+        this.destroy(new Error("client went away"));
+      },
+    });
+    await expect(t.app.charla.storage.writeUpload(c.id, "media/broken.bin", broken, MAX_UPLOAD)).rejects.toThrow(
+      "client went away",
+    );
+    expect(filesOf(c.id)).toEqual([]);
+    expect(await usageOf(c.id)).toBe(0);
+  });
+});

@@ -1,0 +1,305 @@
+import { Ack, Events } from "@charla/contracts";
+import { eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { ChannelDriver, SendOptions, Sent } from "../../channels/driver.js";
+import type { Services } from "../../context.js";
+import { messages, tickets } from "../../db/schema/index.js";
+import { handleInbound } from "../../pipeline/inbound.js";
+import { type TestApp, getTestApp } from "../../test/app.js";
+import {
+  addUserQueue,
+  buildCompany,
+  buildContact,
+  buildMessage,
+  buildQueue,
+  buildTicket,
+  buildUser,
+  buildWhatsapp,
+  login,
+} from "../../test/factories.js";
+import { caller, expectError } from "../../test/http.js";
+import { sendAutomatic, sendToTicket } from "./send.js";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await getTestApp();
+});
+afterAll(() => t.close());
+
+const call = caller(() => t.app);
+const db = () => t.app.charla.db;
+
+type Call = { number: string; body: string; opts?: SendOptions; rowAtSend: typeof messages.$inferSelect | undefined };
+
+/**
+ * A driver that records each send together with what the database held at that moment, and
+ * fails or succeeds as the test says. It answers under the id Charla chose, as WhatsApp Web does.
+ */
+function fakeDriver(behaviour: (n: number) => "ok" | "throw" = () => "ok") {
+  const calls: Call[] = [];
+  const send = async (number: string, body: string, opts?: SendOptions): Promise<Sent> => {
+    const [rowAtSend] = opts?.messageId ? await db().select().from(messages).where(eq(messages.channelId, opts.messageId)) : [];
+    calls.push({ number, body, opts, rowAtSend });
+    if (behaviour(calls.length) === "throw") throw Object.assign(new Error("socket closed"), { code: "ERR_SENDING_WAPP_MSG" });
+    return { channelId: opts?.messageId ?? `own-${calls.length}`, timestamp: new Date() };
+  };
+  const driver = {
+    provider: "fake",
+    sendText: (number: string, body: string, opts?: SendOptions) => send(number, body, opts),
+    sendMedia: (number: string, media: { caption?: string }, opts?: SendOptions) => send(number, media.caption ?? "", opts),
+  } as unknown as ChannelDriver;
+  return { driver, calls };
+}
+
+const originalDriverFor = () => t.app.charla.sessions.driverFor.bind(t.app.charla.sessions);
+let restore: (() => void) | null = null;
+function useDriver(driver: ChannelDriver) {
+  const original = originalDriverFor();
+  t.app.charla.sessions.driverFor = async () => driver;
+  restore = () => {
+    t.app.charla.sessions.driverFor = original;
+  };
+}
+afterEach(() => {
+  restore?.();
+  restore = null;
+});
+
+async function world() {
+  const c = await buildCompany(t.app);
+  const wa = await buildWhatsapp(t.app, c.id, { provider: "simulator", status: "CONNECTED" });
+  const queue = await buildQueue(t.app, c.id);
+  const agent = await buildUser(t.app, c.id);
+  await addUserQueue(t.app, c.id, agent.id, queue.id);
+  const contact = await buildContact(t.app, c.id);
+  const ticket = await buildTicket(t.app, c.id, {
+    contactId: contact.id,
+    whatsappId: wa.id,
+    queueId: queue.id,
+    status: "open",
+    userId: agent.id,
+  });
+  return { c, wa, queue, agent, contact, ticket, sAgent: await login(t.app, agent), sAdmin: await login(t.app, c.admin) };
+}
+
+const rowsOf = (ticketId: number) => db().select().from(messages).where(eq(messages.ticketId, ticketId));
+
+describe("#messages send, record first", () => {
+  it("commits the row (queued, with the channel id the message will carry) before the driver is called", async () => {
+    const w = await world();
+    const fake = fakeDriver();
+    useDriver(fake.driver);
+    const res = await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, { body: "Hola" });
+    expect(res.statusCode).toBe(201);
+    expect(fake.calls).toHaveLength(1);
+    const [first] = fake.calls;
+    // what another connection of the pool saw while the driver was sending: the row, already committed
+    expect(first.rowAtSend).toMatchObject({ body: "Hola", ack: Ack.queued, fromMe: true, ticketId: w.ticket.id });
+    expect(first.opts?.messageId).toMatch(/^3EB0[0-9A-F]{36}$/);
+    const rows = await rowsOf(w.ticket.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ id: res.json()[0].id, channelId: first.opts?.messageId, ackError: null });
+    expect(rows[0].ack).toBeGreaterThanOrEqual(Ack.pending);
+  });
+
+  it("keeps the row, marked failed with the reason, when the driver throws; the error answers the request", async () => {
+    const w = await world();
+    const fake = fakeDriver(() => "throw");
+    useDriver(fake.driver);
+    const seen: { event: string; payload: unknown }[] = [];
+    const original = t.app.charla.realtime.toUsers;
+    t.app.charla.realtime.toUsers = () => ({ emit: (event: string, payload: unknown) => seen.push({ event, payload }) });
+    try {
+      expectError(await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, { body: "¿Sigue ahí?" }), 400, "ERR_SENDING_WAPP_MSG");
+    } finally {
+      t.app.charla.realtime.toUsers = original;
+    }
+    expect(fake.calls).toHaveLength(1);
+    const rows = await rowsOf(w.ticket.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ body: "¿Sigue ahí?", ack: Ack.failed, ackError: "ERR_SENDING_WAPP_MSG", userId: w.agent.id });
+    // the agents see the message with its error mark, not nothing
+    expect(seen).toContainEqual({
+      event: Events.appMessage(w.c.id),
+      payload: expect.objectContaining({
+        action: "create",
+        message: expect.objectContaining({ id: rows[0].id, ack: Ack.failed }),
+      }),
+    });
+    const [ticket] = await db().select().from(tickets).where(eq(tickets.id, w.ticket.id));
+    expect(ticket.lastMessage).toBe("");
+  });
+
+  it("never calls the driver when the row cannot be recorded", async () => {
+    const w = await world();
+    const fake = fakeDriver();
+    // the services of the request, with a database that refuses the message insert
+    const real = t.app.charla;
+    const failingDb = new Proxy(real.db, {
+      get(target, prop, receiver) {
+        if (prop === "insert")
+          return (table: unknown) => {
+            if (table === messages) throw Object.assign(new Error("insert refused"), { code: "53100" });
+            return target.insert(table as typeof messages);
+          };
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    const sessions = Object.assign(Object.create(real.sessions), { driverFor: async () => fake.driver });
+    const s: Services = { ...real, db: failingDb, sessions };
+    await expect(sendToTicket(s, w.c.id, w.ticket, { body: "no llega", userId: w.agent.id })).rejects.toThrow("insert refused");
+    expect(fake.calls).toEqual([]);
+    expect(await rowsOf(w.ticket.id)).toEqual([]);
+  });
+
+  it("sends once for a request repeated with the same clientId, one after the other or at the same time", async () => {
+    const w = await world();
+    const fake = fakeDriver();
+    useDriver(fake.driver);
+    const body = { body: "Su pedido salió hoy", clientId: "c0ffee00-0000-4000-8000-000000000001" };
+    const first = await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, body);
+    const again = await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, body);
+    expect(first.statusCode).toBe(201);
+    expect(again.statusCode).toBe(201);
+    expect(again.json()[0].id).toBe(first.json()[0].id);
+    const twice = { body: "Otro", clientId: "c0ffee00-0000-4000-8000-000000000002" };
+    const together = await Promise.all([1, 2, 3].map(() => call(w.sAgent, "POST", `/messages/${w.ticket.id}`, twice)));
+    expect(together.map((r) => r.statusCode)).toEqual([201, 201, 201]);
+    expect(new Set(together.map((r) => r.json()[0].id)).size).toBe(1);
+    expect(fake.calls.map((c) => c.body)).toEqual(["Su pedido salió hoy", "Otro"]);
+    expect(await rowsOf(w.ticket.id)).toHaveLength(2);
+    expectError(await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, { body: "x", clientId: "a:b" }), 400, "ERR_VALIDATION");
+  });
+
+  it("sends a failed message again on retry, under the same channel id and in the same row", async () => {
+    const w = await world();
+    const fake = fakeDriver((n) => (n === 1 ? "throw" : "ok"));
+    useDriver(fake.driver);
+    const body = { body: "Reintento", clientId: "retry-0001" };
+    expectError(await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, body), 400, "ERR_SENDING_WAPP_MSG");
+    const retried = await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, body);
+    expect(retried.statusCode).toBe(201);
+    const again = await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, body);
+    expect(again.json()[0].id).toBe(retried.json()[0].id);
+    expect(fake.calls).toHaveLength(2);
+    expect(fake.calls[1].opts?.messageId).toBe(fake.calls[0].opts?.messageId);
+    expect(fake.calls[1].rowAtSend).toMatchObject({ ack: Ack.queued, ackError: null });
+    const rows = await rowsOf(w.ticket.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ ack: Ack.pending, ackError: null, clientId: "retry-0001" });
+  });
+
+  it("keeps one row when the phone's echo of the message arrives before the send returns", async () => {
+    const w = await world();
+    const calls: string[] = [];
+    const driver = {
+      provider: "fake",
+      sendText: async (number: string, body: string, opts?: SendOptions): Promise<Sent> => {
+        const channelId = opts?.messageId ?? "x";
+        calls.push(channelId);
+        await handleInbound(
+          t.app.charla,
+          { companyId: w.c.id, whatsappId: w.wa.id },
+          {
+            channelId,
+            number,
+            fromMe: true,
+            body,
+            mediaType: "chat",
+          },
+        );
+        return { channelId, timestamp: new Date() };
+      },
+    } as unknown as ChannelDriver;
+    useDriver(driver);
+    const res = await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, { body: "Eco" });
+    expect(res.statusCode).toBe(201);
+    const rows = await rowsOf(w.ticket.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ channelId: calls[0], userId: w.agent.id });
+  });
+
+  it("merges the echo of a driver that picks its own id into one row", async () => {
+    const w = await world();
+    const driver = {
+      provider: "fake",
+      sendText: async (number: string, body: string): Promise<Sent> => {
+        await handleInbound(
+          t.app.charla,
+          { companyId: w.c.id, whatsappId: w.wa.id },
+          {
+            channelId: "THEIR-OWN-ID",
+            number,
+            fromMe: true,
+            body,
+            mediaType: "chat",
+          },
+        );
+        return { channelId: "THEIR-OWN-ID", timestamp: new Date() };
+      },
+    } as unknown as ChannelDriver;
+    useDriver(driver);
+    const res = await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, { body: "Eco propio", clientId: "own-id-0001" });
+    expect(res.statusCode).toBe(201);
+    const rows = await rowsOf(w.ticket.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      id: res.json()[0].id,
+      channelId: "THEIR-OWN-ID",
+      userId: w.agent.id,
+      clientId: "own-id-0001",
+    });
+  });
+
+  it("records an automatic message that could not go out as failed, without failing its cause", async () => {
+    const w = await world();
+    const fake = fakeDriver(() => "throw");
+    useDriver(fake.driver);
+    await sendAutomatic(t.app.charla, w.c.id, w.ticket, "Hola, soy su agente");
+    const rows = await rowsOf(w.ticket.id);
+    expect(rows).toMatchObject([{ body: "Hola, soy su agente", isAutomatic: true, ack: Ack.failed }]);
+    expect(fake.calls).toHaveLength(1);
+  });
+});
+
+describe("#messages send, quotes", () => {
+  it("refuses to quote a message of a ticket the caller cannot see, or of another company, and sends nothing", async () => {
+    const w = await world();
+    const fake = fakeDriver();
+    useDriver(fake.driver);
+    // the same contact's conversation served by a colleague: an agent does not see it (core §6)
+    const colleague = await buildUser(t.app, w.c.id);
+    const otherWa = await buildWhatsapp(t.app, w.c.id, { provider: "simulator" });
+    const hidden = await buildTicket(t.app, w.c.id, {
+      contactId: w.contact.id,
+      whatsappId: otherWa.id,
+      queueId: w.queue.id,
+      status: "open",
+      userId: colleague.id,
+    });
+    const secret = await buildMessage(t.app, hidden, { body: "dato privado" });
+    expectError(
+      await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, { body: "x", quotedMsg: { id: secret.id } }),
+      404,
+      "ERR_NO_MESSAGE_FOUND",
+    );
+    const other = await buildCompany(t.app);
+    const foreignWa = await buildWhatsapp(t.app, other.id, { provider: "simulator" });
+    const foreignTicket = await buildTicket(t.app, other.id, {
+      contactId: (await buildContact(t.app, other.id)).id,
+      whatsappId: foreignWa.id,
+    });
+    const foreign = await buildMessage(t.app, foreignTicket, { body: "de otra empresa" });
+    expectError(
+      await call(w.sAdmin, "POST", `/messages/${w.ticket.id}`, { body: "x", quotedMsg: { id: foreign.id } }),
+      404,
+      "ERR_NO_MESSAGE_FOUND",
+    );
+    expect(fake.calls).toEqual([]);
+    expect(await rowsOf(w.ticket.id)).toEqual([]);
+    // staff see the colleague's ticket, so they may quote it; the quote goes with the reply
+    const ok = await call(w.sAdmin, "POST", `/messages/${w.ticket.id}`, { body: "visto", quotedMsg: { id: secret.id } });
+    expect(ok.statusCode).toBe(201);
+    expect(fake.calls[0].opts?.quotedChannelId).toBe(secret.channelId);
+  });
+});
