@@ -5,7 +5,7 @@ import Chip from "@mui/material/Chip";
 import FormControlLabel from "@mui/material/FormControlLabel";
 import MenuItem from "@mui/material/MenuItem";
 import TextField from "@mui/material/TextField";
-import { type Control, Controller } from "react-hook-form";
+import { type Control, Controller, useWatch } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import type { WhatsappRef } from "../../api/lookups";
 import { FormTextField } from "../../components/form/FormTextField";
@@ -16,14 +16,17 @@ type Props = {
   control: Control<UserFormValues>;
   rights: UserFormRights;
   isNew: boolean;
+  /** Editing oneself: a new password asks for the current one. */
+  isSelf?: boolean;
   queues: QueueRef[];
   whatsapps: WhatsappRef[];
 };
 
 const twoColumns = { display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", sm: "1fr 1fr" } };
 
-export function UserFormFields({ control, rights, isNew, queues, whatsapps }: Props) {
+export function UserFormFields({ control, rights, isNew, isSelf = false, queues, whatsapps }: Props) {
   const { t } = useTranslation("users");
+  const newPassword = useWatch({ control, name: "password" });
   return (
     <Box sx={{ display: "flex", flexDirection: "column", gap: 2 }}>
       <Box sx={twoColumns}>
@@ -39,6 +42,21 @@ export function UserFormFields({ control, rights, isNew, queues, whatsapps }: Pr
           testId="user-password"
         />
       </Box>
+      {isSelf && !!newPassword && (
+        <Box sx={twoColumns}>
+          <Box sx={{ display: { xs: "none", sm: "block" } }} />
+          <FormTextField
+            control={control}
+            name="currentPassword"
+            password
+            label={t("modal.currentPassword")}
+            autoComplete="current-password"
+            fullWidth
+            helperText={t("modal.currentPasswordHelp")}
+            testId="user-current-password"
+          />
+        </Box>
+      )}
       <Box sx={twoColumns}>
         <FormTextField
           control={control}

@@ -1,4 +1,4 @@
-import { Limits, UserCreateForm, UserUpdateForm } from "@charla/contracts";
+import { Limits, OwnUserUpdateForm, UserCreateForm, UserUpdateForm } from "@charla/contracts";
 import { zodResolver } from "@hookform/resolvers/zod";
 import Dialog from "@mui/material/Dialog";
 import DialogContent from "@mui/material/DialogContent";
@@ -10,6 +10,7 @@ import { type Resolver, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { FormDialogActions } from "../../components/form/FormDialogActions";
 import { toast } from "react-toastify";
+import { ApiError } from "../../api/client";
 import { toastError } from "../../api/errors";
 import { useQueues, useWhatsapps } from "../../api/lookups";
 import { useProtectedImage } from "../../api/media";
@@ -54,9 +55,12 @@ export function UserModal({ open, userId, onClose }: Props) {
     existing.data?.profileImage,
   );
 
-  // Create and edit validate with their own contract schema (password required only on create).
-  const schemaRef = useRef(isNew ? UserCreateForm : UserUpdateForm);
-  schemaRef.current = isNew ? UserCreateForm : UserUpdateForm;
+  // Create and edit validate with their own contract schema (password required only on create;
+  // editing oneself, a new password needs the current one).
+  const isSelf = savedId !== null && savedId === me.id;
+  const schema = isNew ? UserCreateForm : isSelf ? OwnUserUpdateForm : UserUpdateForm;
+  const schemaRef = useRef<typeof schema>(schema);
+  schemaRef.current = schema;
   const resolver: Resolver<UserFormValues> = (values, context, options) =>
     (zodResolver(schemaRef.current) as unknown as Resolver<UserFormValues>)(values, context, options);
   const form = useForm<UserFormValues>({ resolver, defaultValues: formValuesOf() });
@@ -89,6 +93,10 @@ export function UserModal({ open, userId, onClose }: Props) {
       toast.success(t("toasts.saved"));
       onClose();
     } catch (error) {
+      if (error instanceof ApiError && error.code === "ERR_WRONG_PASSWORD") {
+        form.setError("currentPassword", { type: "server", message: t("errors:ERR_WRONG_PASSWORD") });
+        return;
+      }
       applyServerIssues(error, form.setError);
       toastError(error);
     }
@@ -127,6 +135,7 @@ export function UserModal({ open, userId, onClose }: Props) {
               control={form.control}
               rights={rights}
               isNew={isNew}
+              isSelf={isSelf}
               queues={queues.data ?? []}
               whatsapps={whatsapps.data ?? []}
             />

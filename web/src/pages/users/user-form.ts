@@ -6,6 +6,8 @@ export type UserFormValues = {
   name: string;
   email: string;
   password: string;
+  /** Asked when users change their own password (the API checks it). */
+  currentPassword: string;
   profile: Profile;
   super: boolean;
   queueIds: number[];
@@ -20,6 +22,7 @@ const formFields: ReadonlySet<string> = new Set<keyof UserFormValues>([
   "name",
   "email",
   "password",
+  "currentPassword",
   "profile",
   "super",
   "queueIds",
@@ -32,6 +35,7 @@ export function formValuesOf(user?: UserView): UserFormValues {
     name: user?.name ?? "",
     email: user?.email ?? "",
     password: "",
+    currentPassword: "",
     profile: user?.profile ?? "user",
     super: user?.super ?? false,
     queueIds: user?.queues.map((queue) => queue.id) ?? [],
@@ -47,6 +51,7 @@ export function formValuesOf(user?: UserView): UserFormValues {
 export function payloadOf(values: UserFormValues, rights: UserFormRights): UserCreateForm | UserUpdateForm {
   const payload: UserUpdateForm = { name: values.name, email: values.email };
   if (values.password) payload.password = values.password;
+  if (values.password && values.currentPassword) payload.currentPassword = values.currentPassword;
   if (rights.profile) {
     payload.profile = values.profile;
     payload.allTicket = values.allTicket;
