@@ -150,6 +150,12 @@ describe("#policy an agent does not see a colleague's open ticket (core §6)", (
     expectError(beto.tags, 404, "ERR_NO_TICKET_FOUND");
     expectError(await call(w.sBeto, "DELETE", `/ticket-notes/${w.note.id}`), 404, "ERR_NO_NOTE_FOUND");
     expectError(await call(w.sBeto, "PUT", `/tickets/${w.ticket.id}`, { status: "closed" }), 404, "ERR_NO_TICKET_FOUND");
+    // an accept a moment too late (the list still showed it pending) says who took it; another queue's agent learns nothing
+    const late = { status: "open", userId: w.beto.id, expectedStatus: "pending" };
+    const tooLate = await call(w.sBeto, "PUT", `/tickets/${w.ticket.id}`, late);
+    expectError(tooLate, 409, "ERR_TICKET_ALREADY_ACCEPTED");
+    expect(tooLate.json().message).toContain("Ana");
+    expectError(await call(w.sDora, "PUT", `/tickets/${w.ticket.id}`, late), 404, "ERR_NO_TICKET_FOUND");
     // nor does the body leak through the list or a search
     const listed = await call(w.sBeto, "GET", "/tickets?status=open&showAll=true&searchParam=Privado");
     expect(listed.json().tickets).toEqual([]);
