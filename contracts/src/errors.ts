@@ -53,6 +53,12 @@ const catalogue = {
     pt: "Erro ao enviar a mensagem do WhatsApp.",
     en: "Error sending the WhatsApp message.",
   },
+  ERR_SEND_INTERRUPTED: {
+    status: 409,
+    es: "El envío se interrumpió antes de llegar a WhatsApp. Reintenta el mensaje.",
+    pt: "O envio foi interrompido antes de chegar ao WhatsApp. Tente enviar a mensagem de novo.",
+    en: "Sending was interrupted before it reached WhatsApp. Try the message again.",
+  },
   ERR_DELETE_WAPP_MSG: {
     status: 400,
     es: "No se pudo eliminar el mensaje de WhatsApp.",

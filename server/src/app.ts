@@ -11,6 +11,7 @@ import type { Services } from "./context.js";
 import { Sessions } from "./channels/sessions.js";
 import { type Database, openDatabase } from "./db/client.js";
 import { seed } from "./db/seed.js";
+import { startInterruptedSendSweep } from "./jobs/interrupted-sends.js";
 import { loggerOptions } from "./lib/logger.js";
 import { Storage, databaseUsage } from "./lib/storage.js";
 import { authRoutes } from "./modules/auth/routes.js";
@@ -83,8 +84,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   services.sessions = new Sessions(services);
   if (config.redisUrl) await services.sessions.connectBus(config.redisUrl);
   app.decorate("charla", services);
+  const stopSendSweep = startInterruptedSendSweep(services);
   // sockets first: an open websocket would keep the HTTP server's close waiting forever
   app.addHook("preClose", async () => {
+    stopSendSweep();
     await services.sessions.stopAll();
     await realtime.close();
   });

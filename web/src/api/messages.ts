@@ -83,12 +83,22 @@ export type SendMessageInput = {
   files: File[];
 };
 
+/**
+ * The message's idempotency key: a request repeated with it (a timeout, a double click) finds the
+ * message already recorded instead of sending it twice. getRandomValues, not randomUUID, because
+ * installs served over plain HTTP on a LAN address are no secure context.
+ */
+function newClientId(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 function sendMessage({ ticketId, body, quotedMsgId, sign, files }: SendMessageInput): Promise<MessageView[]> {
   const path = `/messages/${ticketId}`;
+  const clientId = newClientId();
   if (files.length === 0) {
     return api<MessageView[]>(path, {
       method: "POST",
-      body: { body, quotedMsg: quotedMsgId ? { id: quotedMsgId } : null, sign },
+      body: { body, quotedMsg: quotedMsgId ? { id: quotedMsgId } : null, sign, clientId },
     });
   }
   // docs/api-inbox.md: files in `medias`, the text fields beside them; uploads may take a while (core §9).
@@ -97,6 +107,7 @@ function sendMessage({ ticketId, body, quotedMsgId, sign, files }: SendMessageIn
   form.append("body", body);
   if (quotedMsgId) form.append("quotedMsg", JSON.stringify({ id: quotedMsgId }));
   if (sign) form.append("sign", "true");
+  form.append("clientId", clientId);
   return api<MessageView[]>(path, { method: "POST", body: form, signal: AbortSignal.timeout(Limits.uploadTimeoutMs) });
 }
 

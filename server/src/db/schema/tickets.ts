@@ -128,6 +128,8 @@ export const messages = pgTable(
     uniqueIndex("messages_client_key").on(t.companyId, t.ticketId, t.clientId).where(sql`${t.clientId} is not null`),
     // a replayed driver event finds its row here and changes nothing (behaviours: inbound path 2)
     uniqueIndex("messages_channel_key").on(t.whatsappId, t.channelId).where(sql`${t.channelId} is not null`),
+    // the few outgoing rows still waiting for their driver: the interrupted-send sweep reads only these
+    index("messages_queued_outgoing_idx").on(t.updatedAt).where(sql`${t.fromMe} and ${t.ack} = 0`),
     index("messages_company_ticket_created_idx").on(
       t.companyId,
       t.ticketId,

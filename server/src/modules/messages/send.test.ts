@@ -18,6 +18,7 @@ import {
   login,
 } from "../../test/factories.js";
 import { caller, expectError } from "../../test/http.js";
+import { INTERRUPTED_AFTER_SEC, failInterruptedSends } from "../../jobs/interrupted-sends.js";
 import { sendAutomatic, sendToTicket } from "./send.js";
 
 let t: TestApp;
@@ -187,6 +188,53 @@ describe("#messages send, record first", () => {
     const rows = await rowsOf(w.ticket.id);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ ack: Ack.pending, ackError: null, clientId: "retry-0001" });
+  });
+
+  it("marks a send cut off between record and driver as interrupted; its retry sends it once, under the same id", async () => {
+    const w = await world();
+    // the first driver call never comes back, as when the process dies while sending
+    let cutOff: (err: Error) => void = () => undefined;
+    const hanging = {
+      provider: "fake",
+      sendText: (_n: string, _b: string, opts?: SendOptions) =>
+        new Promise<Sent>((_resolve, reject) => {
+          hangingIds.push(opts?.messageId ?? "");
+          cutOff = reject;
+        }),
+    } as unknown as ChannelDriver;
+    const hangingIds: string[] = [];
+    useDriver(hanging);
+    const body = { body: "¿Llegó?", clientId: "crash-0001" };
+    const lost = call(w.sAgent, "POST", `/messages/${w.ticket.id}`, body);
+    await expect.poll(() => hangingIds.length).toBe(1);
+    const [queued] = await rowsOf(w.ticket.id);
+    expect(queued).toMatchObject({ ack: Ack.queued, body: "¿Llegó?" });
+
+    // a young queued row is left alone; once older than any send may take, the sweep fails it
+    await failInterruptedSends(t.app.charla);
+    expect((await rowsOf(w.ticket.id))[0].ack).toBe(Ack.queued);
+    await db()
+      .update(messages)
+      .set({ updatedAt: new Date(Date.now() - (INTERRUPTED_AFTER_SEC + 5) * 1000) })
+      .where(eq(messages.id, queued.id));
+    expect(await failInterruptedSends(t.app.charla)).toBeGreaterThanOrEqual(1);
+    expect((await rowsOf(w.ticket.id))[0]).toMatchObject({ ack: Ack.failed, ackError: "ERR_SEND_INTERRUPTED" });
+
+    restore?.();
+    const fake = fakeDriver();
+    useDriver(fake.driver);
+    const retried = await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, body);
+    expect(retried.statusCode).toBe(201);
+    expect(retried.json()[0].id).toBe(queued.id);
+    expect(fake.calls).toHaveLength(1);
+    expect(fake.calls[0].opts?.messageId).toBe(hangingIds[0]);
+    const rows = await rowsOf(w.ticket.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].ack).toBeGreaterThanOrEqual(Ack.pending);
+    // the dead send's late error changes nothing: the row is already sent
+    cutOff(Object.assign(new Error("gone"), { code: "ERR_SENDING_WAPP_MSG" }));
+    await lost;
+    expect((await rowsOf(w.ticket.id))[0].ack).toBeGreaterThanOrEqual(Ack.pending);
   });
 
   it("keeps one row when the phone's echo of the message arrives before the send returns", async () => {

@@ -1,0 +1,1 @@
+CREATE INDEX "messages_queued_outgoing_idx" ON "messages" USING btree ("updated_at") WHERE "messages"."from_me" and "messages"."ack" = 0;

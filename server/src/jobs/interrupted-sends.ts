@@ -1,0 +1,43 @@
+import { Ack } from "@charla/contracts";
+import { and, eq, sql } from "drizzle-orm";
+import type { Services } from "../context.js";
+import { messages } from "../db/schema/index.js";
+import { publishMessageUpdate } from "../modules/messages/broadcast.js";
+
+/** Longer than any driver call may take (they time out well within it). */
+export const INTERRUPTED_AFTER_SEC = 120;
+const SWEEP_EVERY_MS = 60_000;
+
+/**
+ * A send is recorded (ack 0) before its driver is called. When the process dies in between, the row
+ * would wait forever: after INTERRUPTED_AFTER_SEC it is marked failed (ERR_SEND_INTERRUPTED), its
+ * ticket's users see the error mark, and a retry with the same clientId sends it again under the
+ * same WhatsApp id, so a message that did leave before the crash is not delivered twice. One UPDATE
+ * claims the rows, so with several nodes each row is announced once.
+ */
+export async function failInterruptedSends(s: Services, olderThanSec = INTERRUPTED_AFTER_SEC): Promise<number> {
+  const rows = await s.db
+    .update(messages)
+    .set({ ack: Ack.failed, ackError: "ERR_SEND_INTERRUPTED", updatedAt: new Date() })
+    .where(
+      and(
+        eq(messages.fromMe, true),
+        eq(messages.ack, Ack.queued),
+        sql`${messages.updatedAt} < now() - make_interval(secs => ${olderThanSec})`,
+      ),
+    )
+    .returning();
+  const byCompany = new Map<number, typeof rows>();
+  for (const r of rows) byCompany.set(r.companyId, [...(byCompany.get(r.companyId) ?? []), r]);
+  for (const [companyId, list] of byCompany) await publishMessageUpdate(s, companyId, list);
+  return rows.length;
+}
+
+/** Runs the sweep every minute on this process; returns the stop function. */
+export function startInterruptedSendSweep(s: Services): () => void {
+  const timer = setInterval(() => {
+    failInterruptedSends(s).catch((err) => s.log.warn({ err: { message: (err as Error).message } }, "interrupted-send sweep"));
+  }, SWEEP_EVERY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
