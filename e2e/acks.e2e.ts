@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { input, launch, loginThroughUi, newPage } from "./support/browser.js";
+import { adminUrl, type ScratchDatabase, scratchDatabase } from "./support/postgres.js";
 import { ADMIN, type RunningServer, api, apiLogin, startServer } from "./support/server.js";
 import { withServerAndBrowser } from "./support/suite.js";
 
@@ -188,35 +188,22 @@ describe("ticks, the honest simulator and formatting", () => {
 
 // A failure needs a row the API cannot produce yet (a channel refusing a message): on a real
 // PostgreSQL the test writes it, as a channel's error report would, and the chat shows the mark.
-const adminUrl = process.env.TEST_DATABASE_URL;
-const pg = createRequire(new URL("../server/package.json", import.meta.url))("pg");
 
 describe.runIf(adminUrl)("a failed message", () => {
-  const dbName = `charla_e2e_acks_${process.pid}`;
-  let admin: InstanceType<typeof pg.Client>;
-  let db: InstanceType<typeof pg.Client>;
+  let scratch: ScratchDatabase;
   let server: RunningServer;
   let browser: Browser;
 
   beforeAll(async () => {
-    admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`drop database if exists ${dbName} with (force)`);
-    await admin.query(`create database ${dbName}`);
-    const url = new URL(adminUrl as string);
-    url.pathname = `/${dbName}`;
-    server = await startServer({ DATABASE_URL: url.toString() });
+    scratch = await scratchDatabase("acks");
+    server = await startServer({ DATABASE_URL: scratch.url });
     browser = await launch();
-    db = new pg.Client({ connectionString: url.toString() });
-    await db.connect();
   }, 120_000);
 
   afterAll(async () => {
-    await db?.end();
     await browser?.close();
     await server?.stop();
-    await admin?.query(`drop database if exists ${dbName} with (force)`);
-    await admin?.end();
+    await scratch?.drop();
   });
 
   it("shows an error mark with the reason as its tooltip", async () => {
@@ -232,9 +219,12 @@ describe.runIf(adminUrl)("a failed message", () => {
     await api(server.url, "PUT", `/tickets/${ticketId}`, { status: "open" }, token);
     const [sent] = await api<{ id: number }[]>(server.url, "POST", `/messages/${ticketId}`, { body: "No llegará" }, token);
     await expect
-      .poll(async () => (await db.query("select ack from messages where id = $1", [sent.id])).rows[0].ack, { timeout: 10_000 })
+      .poll(
+        async () => (await scratch.db.query<{ ack: number }>("select ack from messages where id = $1", [sent.id])).rows[0].ack,
+        { timeout: 10_000 },
+      )
       .toBe(3);
-    await db.query("update messages set ack = -1, ack_error = 'ERR_SENDING_WAPP_MSG' where id = $1", [sent.id]);
+    await scratch.db.query("update messages set ack = -1, ack_error = 'ERR_SENDING_WAPP_MSG' where id = $1", [sent.id]);
     const ticket = await api<Ticket>(server.url, "GET", `/tickets/${ticketId}`, undefined, token);
 
     const { context, page } = await newPage(browser);

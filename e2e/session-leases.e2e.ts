@@ -1,32 +1,24 @@
-import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminUrl, type ScratchDatabase, scratchDatabase } from "./support/postgres.js";
 import { ADMIN, type RunningServer, api, apiLogin, startServer } from "./support/server.js";
 
 // Two server processes on one real PostgreSQL: each connection's session runs on exactly one of them
 // (a lease row), the sessions are shared between them, and when one dies by SIGKILL the other takes
 // its sessions once the leases expire (within 30 s).
-const adminUrl = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.REDIS_URL;
-const pg = createRequire(new URL("../server/package.json", import.meta.url))("pg");
 
 type Lease = { whatsapp_id: number; owner: string };
 
 describe.runIf(adminUrl && redisUrl)("session leases across two processes", () => {
-  const dbName = `charla_e2e_leases_${process.pid}`;
-  let admin: InstanceType<typeof pg.Client>;
-  let db: InstanceType<typeof pg.Client>;
+  let scratch: ScratchDatabase;
+  const db = { query: (sql: string, params?: unknown[]) => scratch.db.query(sql, params) };
   let one: RunningServer;
   let two: RunningServer;
 
   beforeAll(async () => {
-    admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`drop database if exists ${dbName} with (force)`);
-    await admin.query(`create database ${dbName}`);
-    const url = new URL(adminUrl as string);
-    url.pathname = `/${dbName}`;
+    scratch = await scratchDatabase("leases");
     const env = {
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: scratch.url,
       REDIS_URL: redisUrl as string,
       JWT_SECRET: "e2e-leases-a",
       JWT_REFRESH_SECRET: "e2e-leases-r",
@@ -34,15 +26,11 @@ describe.runIf(adminUrl && redisUrl)("session leases across two processes", () =
     // one after the other: the first migrates and seeds
     one = await startServer(env);
     two = await startServer(env);
-    db = new pg.Client({ connectionString: url.toString() });
-    await db.connect();
   }, 180_000);
 
   afterAll(async () => {
-    await db?.end();
     await Promise.all([one?.stop(), two?.stop()]);
-    await admin?.query(`drop database if exists ${dbName} with (force)`);
-    await admin?.end();
+    await scratch?.drop();
   });
 
   const leases = async (): Promise<Lease[]> =>

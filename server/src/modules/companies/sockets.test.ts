@@ -1,36 +1,16 @@
-import type { AddressInfo } from "node:net";
 import { Events } from "@charla/contracts";
 import { eq } from "drizzle-orm";
-import { type Socket, io as connect } from "socket.io-client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Socket } from "socket.io-client";
+import { describe, expect, it } from "vitest";
 import { companies } from "../../db/schema/index.js";
-import { type TestApp, getTestApp } from "../../test/app.js";
-import { buildCompany, buildUser, login, type Session } from "../../test/factories.js";
+import { buildCompany, buildUser, login } from "../../test/factories.js";
 import { caller } from "../../test/http.js";
+import { listeningTestApp } from "../../test/sockets.js";
 
-let t: TestApp;
-let base: string;
-const sockets: Socket[] = [];
-beforeAll(async () => {
-  t = await getTestApp();
-  await t.app.listen({ port: 0, host: "127.0.0.1" });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  for (const s of sockets) s.disconnect();
-  await t.close();
-});
+const t = listeningTestApp();
+const open = t.open;
 
 const call = caller(() => t.app);
-
-function open(session: Session): Promise<Socket> {
-  const s = connect(base, { path: "/socket.io", auth: { token: session.token }, transports: ["websocket"], reconnection: false });
-  sockets.push(s);
-  return new Promise((resolve, reject) => {
-    s.on("connect", () => resolve(s));
-    s.on("connect_error", reject);
-  });
-}
 
 /** Resolves with the reason once the server ends the socket, or "still connected" after `ms`. */
 function ended(s: Socket, ms = 1500): Promise<string> {

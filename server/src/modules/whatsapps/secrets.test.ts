@@ -1,35 +1,15 @@
-import type { AddressInfo } from "node:net";
 import { Events } from "@charla/contracts";
-import { type Socket, io as connect } from "socket.io-client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestApp, getTestApp } from "../../test/app.js";
-import { buildCompany, buildUser, buildWhatsapp, login, type Session } from "../../test/factories.js";
+import type { Socket } from "socket.io-client";
+import { describe, expect, it } from "vitest";
+import { buildCompany, buildUser, buildWhatsapp, login } from "../../test/factories.js";
 import { caller } from "../../test/http.js";
+import { listeningTestApp } from "../../test/sockets.js";
 
 // the test-mode phone of beta connections shows a real QR code (charla-demo-qr-…) before it connects
-let t: TestApp;
-let base: string;
-const sockets: Socket[] = [];
-beforeAll(async () => {
-  t = await getTestApp({ fakeWhatsapp: true });
-  await t.app.listen({ port: 0, host: "127.0.0.1" });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  for (const s of sockets) s.disconnect();
-  await t.close();
-});
+const t = listeningTestApp({ fakeWhatsapp: true });
+const open = t.open;
 
 const call = caller(() => t.app);
-
-function open(session: Session): Promise<Socket> {
-  const s = connect(base, { path: "/socket.io", auth: { token: session.token }, transports: ["websocket"], reconnection: false });
-  sockets.push(s);
-  return new Promise((resolve, reject) => {
-    s.on("connect", () => resolve(s));
-    s.on("connect_error", reject);
-  });
-}
 
 /** Every payload of `event` the socket receives from now on. */
 function record(s: Socket, event: string): unknown[] {
