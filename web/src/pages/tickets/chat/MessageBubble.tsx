@@ -35,7 +35,11 @@ const flash = keyframes`
 function Meta({ message }: { message: MessageView }) {
   const { t } = useTranslation("chat");
   return (
-    <Box component="span" sx={{ display: "inline-flex", alignItems: "center", gap: 0.4, opacity: 0.65, whiteSpace: "nowrap" }}>
+    // a failed message's mark must stand out, not fade with the time beside it
+    <Box
+      component="span"
+      sx={{ display: "inline-flex", alignItems: "center", gap: 0.4, opacity: message.ack < 0 ? 1 : 0.65, whiteSpace: "nowrap" }}
+    >
       {message.isAutomatic && (
         <Tooltip title={t("message.automatic")}>
           <SmartToyIcon sx={{ fontSize: 13 }} data-testid="message-automatic" aria-label={t("message.automatic")} />
