@@ -134,4 +134,43 @@ describe("#storage uploads", () => {
     expect(filesOf(c.id)).toEqual([]);
     expect(await usageOf(c.id)).toBe(0);
   });
+
+  it("streams a logo or profile picture to disk within the limits; a refused one leaves the old one and no file", async () => {
+    const w = await world();
+    const one = (field: string, name: string, head: number[], size: number) => {
+      const boundary = "----single-file";
+      const body = Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n`,
+        ),
+        Buffer.from(head),
+        Buffer.alloc(size - head.length, 0x41),
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      return { payload: body, headers: { "content-type": `multipart/form-data; boundary=${boundary}` } };
+    };
+    const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+    const jpeg = [0xff, 0xd8, 0xff, 0xe0];
+    const logo = (body: ReturnType<typeof one>) =>
+      as(t.app, w.s, { method: "POST", url: `/api/v1/companies/${w.c.id}/logo`, ...body });
+    const picture = (body: ReturnType<typeof one>) =>
+      as(t.app, w.s, { method: "POST", url: `/api/v1/users/${w.c.admin.id}/media-upload`, ...body });
+
+    expect((await logo(one("logo", "a.png", png, 3000))).statusCode).toBe(200);
+    expect(filesOf(w.c.id)).toHaveLength(1);
+    expect(await usageOf(w.c.id)).toBe(3000);
+    // too big, not a PNG, over the quota: refused, the logo in place, nothing left or counted
+    expectError(await logo(one("logo", "big.png", png, MAX_UPLOAD + 1)), 413, "ERR_FILE_TOO_LARGE");
+    expectError(await logo(one("logo", "fake.png", jpeg, 100)), 400, "ERR_INVALID_FILE_TYPE");
+    expect((await picture(one("profileImage", "me.jpg", jpeg, 4000))).statusCode).toBe(200);
+    expect(await usageOf(w.c.id)).toBe(7000);
+    expectError(await picture(one("profileImage", "me2.jpg", jpeg, 4000)), 413, "ERR_STORAGE_QUOTA");
+    expect(filesOf(w.c.id)).toHaveLength(2);
+    expect(await usageOf(w.c.id)).toBe(7000);
+    expect((await as(t.app, w.s, { method: "GET", url: `/api/v1/companies/${w.c.id}/logo` })).rawPayload.length).toBe(3000);
+    // a new logo replaces the old file rather than adding to it
+    expect((await logo(one("logo", "b.png", png, 2000))).statusCode).toBe(200);
+    expect(filesOf(w.c.id)).toHaveLength(2);
+    expect(await usageOf(w.c.id)).toBe(6000);
+  });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, normalize, sep } from "node:path";
 import type { Readable } from "node:stream";
 import { Transform } from "node:stream";
@@ -119,6 +119,18 @@ export class Storage {
       throw err;
     }
     return { path: relative, size };
+  }
+
+  /** The first `bytes` of a stored file (to check its magic number without reading it whole). */
+  async head(companyId: number, relative: string, bytes: number): Promise<Buffer> {
+    const file = await open(this.resolve(companyId, relative), "r");
+    try {
+      const buf = Buffer.alloc(bytes);
+      const { bytesRead } = await file.read(buf, 0, bytes, 0);
+      return buf.subarray(0, bytesRead);
+    } finally {
+      await file.close();
+    }
   }
 
   read(companyId: number, relative: string): Promise<Buffer> {

@@ -1,27 +1,37 @@
 import type { FastifyRequest } from "fastify";
 import { AppError } from "../lib/app-error.js";
+import type { Storage, StoredFile } from "../lib/storage.js";
+
+type SingleFile = {
+  storage: Storage;
+  companyId: number;
+  /** Where the file goes under the company's folder; a fresh name, so a refused file never replaces the old one. */
+  path: string;
+  maxBytes: number;
+  /** Checks the file's first bytes (its magic number): the declared type is the client's word. */
+  looksRight: (head: Buffer) => boolean;
+};
 
 /**
- * Reads the one file of a multipart request from `field`. Anything else (no multipart, another
- * field, a file over `maxBytes`) answers a catalogue code, never a 500.
+ * Stores the one file of a multipart request from `field`, streamed to disk (never whole in memory)
+ * within `maxBytes` and the company's quota. Anything else (no multipart, another field, too big,
+ * over quota, the wrong kind of file) answers a catalogue code and leaves no file behind.
  */
-export async function readSingleFile(req: FastifyRequest, field: string, maxBytes: number): Promise<Buffer> {
+export async function storeSingleFile(req: FastifyRequest, field: string, opts: SingleFile): Promise<StoredFile> {
   if (!req.isMultipart()) throw new AppError("ERR_VALIDATION", { issues: [{ path: field, message: "validation.required" }] });
   let part: Awaited<ReturnType<FastifyRequest["file"]>>;
   try {
-    part = await req.file({ limits: { fileSize: maxBytes, files: 1 } });
+    part = await req.file({ limits: { fileSize: opts.maxBytes, files: 1 } });
   } catch {
     throw new AppError("ERR_BAD_REQUEST");
   }
   if (!part || part.fieldname !== field) {
     throw new AppError("ERR_VALIDATION", { issues: [{ path: field, message: "validation.required" }] });
   }
-  let data: Buffer;
-  try {
-    data = await part.toBuffer();
-  } catch {
-    throw new AppError("ERR_FILE_TOO_LARGE");
+  const stored = await opts.storage.writeUpload(opts.companyId, opts.path, part.file, opts.maxBytes);
+  if (!opts.looksRight(await opts.storage.head(opts.companyId, stored.path, 16))) {
+    await opts.storage.remove(opts.companyId, stored.path);
+    throw new AppError("ERR_INVALID_FILE_TYPE");
   }
-  if (part.file.truncated) throw new AppError("ERR_FILE_TOO_LARGE");
-  return data;
+  return stored;
 }

@@ -5,7 +5,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { companies } from "../../db/schema/index.js";
 import { AppError } from "../../lib/app-error.js";
 import { isPng } from "../../lib/storage.js";
-import { readSingleFile } from "../../plugins/upload.js";
+import { storeSingleFile } from "../../plugins/upload.js";
 import { createCompany, deleteCompany, listCompanies, readCompany, updateCompany } from "./service.js";
 
 export async function companiesRoutes(app: FastifyInstance) {
@@ -47,10 +47,17 @@ export async function companiesRoutes(app: FastifyInstance) {
   r.post("/companies/:id/logo", { schema: { params: IdParams }, config: { permission: "companies.read-own" } }, async (req) => {
     const company = await readCompany(req.ctx, req.params.id);
     if (!req.ctx.user.super && req.ctx.user.profile !== "admin") throw new AppError("ERR_NO_PERMISSION");
-    const file = await readSingleFile(req, "logo", req.ctx.config.maxUploadBytes);
-    if (!isPng(file)) throw new AppError("ERR_INVALID_FILE_TYPE");
-    const path = await req.ctx.storage.write(company.id, "logo.png", file);
-    await req.ctx.db.update(companies).set({ logoPath: path, updatedAt: new Date() }).where(eq(companies.id, company.id));
+    const { storage } = req.ctx;
+    const stored = await storeSingleFile(req, "logo", {
+      storage,
+      companyId: company.id,
+      path: `logo-${Date.now()}.png`,
+      maxBytes: req.ctx.config.maxUploadBytes,
+      looksRight: isPng,
+    });
+    const [before] = await req.ctx.db.select({ logo: companies.logoPath }).from(companies).where(eq(companies.id, company.id));
+    await req.ctx.db.update(companies).set({ logoPath: stored.path, updatedAt: new Date() }).where(eq(companies.id, company.id));
+    if (before?.logo && before.logo !== stored.path) await storage.remove(company.id, before.logo);
     return readCompany(req.ctx, company.id);
   });
 }

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { scoped } from "../../db/scoped.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { isJpeg } from "../../lib/storage.js";
-import { readSingleFile } from "../../plugins/upload.js";
+import { storeSingleFile } from "../../plugins/upload.js";
 import { findUserView, listAllUsers, pageUsers } from "./queries.js";
 import { createUser, deleteUser, moveUserToCompany, setProfileImage, updateUser } from "./service.js";
 
@@ -37,10 +37,14 @@ export async function usersRoutes(app: FastifyInstance) {
   });
 
   r.post("/users/:id/media-upload", { schema: { params: IdParams }, config: { authenticated: true } }, (req) =>
-    setProfileImage(req.ctx, req.params.id, async () => {
-      const file = await readSingleFile(req, "profileImage", req.ctx.config.maxUploadBytes);
-      if (!isJpeg(file)) throw new AppError("ERR_INVALID_FILE_TYPE");
-      return file;
+    setProfileImage(req.ctx, req.params.id, async (path) => {
+      await storeSingleFile(req, "profileImage", {
+        storage: req.ctx.storage,
+        companyId: req.ctx.companyId,
+        path,
+        maxBytes: req.ctx.config.maxUploadBytes,
+        looksRight: isJpeg,
+      });
     }),
   );
 

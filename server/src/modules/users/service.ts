@@ -220,13 +220,13 @@ export function deleteUser(ctx: RequestCtx, id: number): Promise<void> {
  * POST /users/{id}/media-upload: the bytes must be a JPEG (core §5). Whoever may not edit the user
  * is refused before the upload is read.
  */
-export async function setProfileImage(ctx: RequestCtx, id: number, read: () => Promise<Buffer>): Promise<UserView> {
+export async function setProfileImage(ctx: RequestCtx, id: number, store: (path: string) => Promise<void>): Promise<UserView> {
   const q0 = scoped(ctx.db, ctx.companyId);
   const target = found(await q0.users.findById(id), "ERR_NO_USER_FOUND");
+  // refused before a byte of the file is read
   assertMayEdit(ctx, target);
-  const data = await read();
   const path = `users/${id}-${Date.now()}.jpg`;
-  await ctx.storage.write(ctx.companyId, path, data);
+  await store(path);
   return withTransaction(ctx.db, async (tx, afterCommit) => {
     const q = scoped(tx, ctx.companyId);
     await q.users.update(id, { profileImage: path });
