@@ -1,5 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { constants as zlibConstants } from "node:zlib";
+import compress from "@fastify/compress";
 import cookie from "@fastify/cookie";
 import multipart from "@fastify/multipart";
 import fastifyStatic from "@fastify/static";
@@ -96,6 +98,13 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
 
   await app.register(securityHeadersPlugin);
+  // API answers (ticket lists, message pages, exports) travel compressed; a quick level, it runs per request
+  await app.register(compress, {
+    encodings: ["br", "gzip"],
+    threshold: 1024,
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
+    zlibOptions: { level: 6 },
+  });
   await app.register(cookie);
   await app.register(multipart, { limits: { fileSize: config.maxUploadBytes, files: 10, fields: 50 } });
   const webDist = config.webDist && existsSync(join(config.webDist, "index.html")) ? config.webDist : null;
@@ -132,8 +141,27 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   if (webDist) {
     // files are looked up per request (wildcard), so a rebuild is served without a restart;
     // paths that are no file fall through to the not-found handler, which answers the SPA's index
-    await app.register(fastifyStatic, { root: webDist, wildcard: true, index: false, decorateReply: true });
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: true,
+      index: false,
+      decorateReply: true,
+      // the build wrote .br/.gz beside each asset: sent as they are, no compression per request
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply, path) => reply.header("cache-control", cacheControlOf(path)),
+    });
     app.get("/", (_req, reply) => reply.header("cache-control", "no-cache").sendFile("index.html"));
   }
   return app;
+}
+
+/**
+ * Vite names every built asset by its content hash: it never changes, so it may be kept for a year.
+ * index.html must be asked again each time (it names the current assets); anything else an hour.
+ */
+export function cacheControlOf(path: string): string {
+  if (/[\\/]assets[\\/]/.test(path)) return "public, max-age=31536000, immutable";
+  if (path.endsWith(".html")) return "no-cache";
+  return "public, max-age=3600";
 }

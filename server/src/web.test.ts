@@ -2,10 +2,11 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { io as connect } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestApp, getTestApp } from "./test/app.js";
-import { buildCompany, login } from "./test/factories.js";
+import { buildCompany, buildContact, login } from "./test/factories.js";
 
 let t: TestApp;
 let webDist: string;
@@ -15,6 +16,11 @@ beforeAll(async () => {
   mkdirSync(join(webDist, "assets"));
   writeFileSync(join(webDist, "index.html"), "<!doctype html><title>Charla</title>");
   writeFileSync(join(webDist, "assets", "app.js"), "console.log(1)");
+  // what web/scripts/precompress.mjs leaves beside a built asset
+  const big = `console.log("${"charla ".repeat(500)}");`;
+  writeFileSync(join(webDist, "assets", "big-abc123.js"), big);
+  writeFileSync(join(webDist, "assets", "big-abc123.js.br"), brotliCompressSync(big));
+  writeFileSync(join(webDist, "assets", "big-abc123.js.gz"), gzipSync(big));
   t = await getTestApp({ webDist });
 });
 afterAll(() => t.close());
@@ -35,6 +41,43 @@ describe("web app serving", () => {
       expect(res.statusCode, url).toBe(404);
       expect(res.json().error).toBe("ERR_NOT_FOUND");
     }
+  });
+
+  it("sends precompressed assets as the browser accepts them, cached for a year; index.html revalidated", async () => {
+    const get = (url: string, encoding?: string) =>
+      t.app.inject({ method: "GET", url, headers: encoding ? { "accept-encoding": encoding } : {} });
+    const br = await get("/assets/big-abc123.js", "gzip, deflate, br");
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect(brotliDecompressSync(br.rawPayload).toString()).toMatch(/^console\.log\("charla/);
+    const gz = await get("/assets/big-abc123.js", "gzip");
+    expect(gz.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(gz.rawPayload).toString()).toMatch(/^console\.log\("charla/);
+    const plain = await get("/assets/big-abc123.js");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body).toMatch(/^console\.log\("charla/);
+    for (const url of ["/", "/tickets"]) expect((await get(url, "br")).headers["cache-control"]).toBe("no-cache");
+  });
+
+  it("compresses API answers for clients that accept it", async () => {
+    const c = await buildCompany(t.app);
+    for (let i = 0; i < 30; i++) await buildContact(t.app, c.id, { name: `Cliente comprimido ${i}` });
+    const s = await login(t.app, c.admin);
+    const get = (encoding?: string) =>
+      t.app.inject({
+        method: "GET",
+        url: "/api/v1/contacts",
+        headers: { authorization: `Bearer ${s.token}`, ...(encoding ? { "accept-encoding": encoding } : {}) },
+      });
+    const plain = await get();
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.rawPayload.length).toBeGreaterThan(1024);
+    const gz = await get("gzip");
+    expect(gz.headers["content-encoding"]).toBe("gzip");
+    expect(JSON.parse(gunzipSync(gz.rawPayload).toString())).toEqual(plain.json());
+    const br = await get("br");
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
   });
 
   it("serves a file built after start without a restart", async () => {
