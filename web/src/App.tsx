@@ -7,7 +7,6 @@ import { type CloseButtonProps, ToastContainer } from "react-toastify";
 import { queryClient } from "./api/query-client";
 import { AuthProvider } from "./auth/AuthProvider";
 import { FullPageLoader } from "./components/FullPageLoader";
-import { SocketProvider } from "./realtime/SocketProvider";
 import { AppRouter } from "./routes/AppRouter";
 import { AppThemeProvider } from "./theme/AppThemeProvider";
 import { useThemePreferences } from "./theme/preferences";
@@ -57,11 +56,9 @@ export function App() {
       <AppThemeProvider>
         <BrowserRouter>
           <AuthProvider>
-            <SocketProvider>
-              <Suspense fallback={<FullPageLoader />}>
-                <AppRouter />
-              </Suspense>
-            </SocketProvider>
+            <Suspense fallback={<FullPageLoader />}>
+              <AppRouter />
+            </Suspense>
           </AuthProvider>
         </BrowserRouter>
         <Toasts />

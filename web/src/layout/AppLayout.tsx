@@ -6,6 +6,7 @@ import { Suspense, useState } from "react";
 import { Outlet } from "react-router";
 import { SectionLoader } from "../components/FullPageLoader";
 import { TicketsLive } from "../pages/tickets/TicketsLive";
+import { SocketProvider } from "../realtime/SocketProvider";
 import { DRAWER_WIDTH } from "../theme/build-theme";
 import { CompanyLogo } from "./CompanyLogo";
 import { SideMenu } from "./SideMenu";
@@ -20,39 +21,41 @@ export function AppLayout() {
   const toggleMenu = () => (narrow ? setNarrowOpen((open) => !open) : setWideOpen((open) => !open));
 
   return (
-    <Box sx={{ display: "flex", flexDirection: "column", height: "100dvh", overflow: "hidden" }}>
-      <TopBar menuOpen={narrow ? narrowOpen : wideOpen} onToggleMenu={toggleMenu} />
-      <TicketsLive />
-      <Box sx={{ display: "flex", flex: 1, minHeight: 0 }}>
-        {narrow ? (
-          <Drawer
-            variant="temporary"
-            open={narrowOpen}
-            onClose={() => setNarrowOpen(false)}
-            slotProps={{ paper: { sx: { width: DRAWER_WIDTH } } }}
-          >
-            <Box sx={{ px: 2, py: 1.5, display: "flex", alignItems: "center", minHeight: 56 }}>
-              <CompanyLogo height={36} />
-            </Box>
-            <SideMenu onNavigate={() => setNarrowOpen(false)} />
-          </Drawer>
-        ) : (
-          wideOpen && (
+    <SocketProvider>
+      <Box sx={{ display: "flex", flexDirection: "column", height: "100dvh", overflow: "hidden" }}>
+        <TopBar menuOpen={narrow ? narrowOpen : wideOpen} onToggleMenu={toggleMenu} />
+        <TicketsLive />
+        <Box sx={{ display: "flex", flex: 1, minHeight: 0 }}>
+          {narrow ? (
             <Drawer
-              variant="permanent"
-              sx={{ width: DRAWER_WIDTH, flexShrink: 0 }}
-              slotProps={{ paper: { sx: { width: DRAWER_WIDTH, position: "relative" } } }}
+              variant="temporary"
+              open={narrowOpen}
+              onClose={() => setNarrowOpen(false)}
+              slotProps={{ paper: { sx: { width: DRAWER_WIDTH } } }}
             >
-              <SideMenu />
+              <Box sx={{ px: 2, py: 1.5, display: "flex", alignItems: "center", minHeight: 56 }}>
+                <CompanyLogo height={36} />
+              </Box>
+              <SideMenu onNavigate={() => setNarrowOpen(false)} />
             </Drawer>
-          )
-        )}
-        <Box component="main" sx={{ flex: 1, minWidth: 0, overflow: "auto", display: "flex", flexDirection: "column" }}>
-          <Suspense fallback={<SectionLoader />}>
-            <Outlet />
-          </Suspense>
+          ) : (
+            wideOpen && (
+              <Drawer
+                variant="permanent"
+                sx={{ width: DRAWER_WIDTH, flexShrink: 0 }}
+                slotProps={{ paper: { sx: { width: DRAWER_WIDTH, position: "relative" } } }}
+              >
+                <SideMenu />
+              </Drawer>
+            )
+          )}
+          <Box component="main" sx={{ flex: 1, minWidth: 0, overflow: "auto", display: "flex", flexDirection: "column" }}>
+            <Suspense fallback={<SectionLoader />}>
+              <Outlet />
+            </Suspense>
+          </Box>
         </Box>
       </Box>
-    </Box>
+    </SocketProvider>
   );
 }

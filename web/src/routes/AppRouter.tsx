@@ -1,10 +1,11 @@
 import { lazy } from "react";
 import { Navigate, Route, Routes } from "react-router";
-import { AppLayout } from "../layout/AppLayout";
 import { PublicOnly, RequireAuth, RouteAccess } from "./guards";
 import { appRoutes } from "./registry";
 
 const LoginPage = lazy(() => import("../pages/login/LoginPage"));
+// the logged-in shell (menus, live socket, inbox events) is its own chunk: the login page never loads it
+const AppLayout = lazy(() => import("../layout/AppLayout").then((m) => ({ default: m.AppLayout })));
 
 export function AppRouter() {
   return (
