@@ -110,6 +110,21 @@ export function refreshToken(): Promise<AuthResponse> {
   return refreshing;
 }
 
+let startup: Promise<AuthResponse> | null = null;
+
+/**
+ * The start-up refresh of a stored session, begun before React renders (main.tsx) so it runs while
+ * the page's code loads; the session provider then takes its answer instead of asking again.
+ */
+export function beginStartupRefresh(): void {
+  startup ??= refreshToken();
+  startup.catch(() => undefined);
+}
+
+export function startupRefresh(): Promise<AuthResponse> {
+  return startup ?? refreshToken();
+}
+
 async function isTokenExpired(response: Response): Promise<boolean> {
   if (response.status !== 403) return false;
   const error = await readError(response.clone());

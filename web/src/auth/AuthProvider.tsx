@@ -4,7 +4,7 @@ import { type ReactNode, startTransition, useCallback, useEffect, useMemo, useSt
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { toast } from "react-toastify";
-import { ApiError, api, onTokenRefreshed, refreshToken, setUnauthorizedHandler } from "../api/client";
+import { ApiError, api, onTokenRefreshed, setUnauthorizedHandler, startupRefresh } from "../api/client";
 import { toastError } from "../api/errors";
 import { clearSession, readToken, StorageKeys, writeItem, writeToken } from "../lib/storage";
 import { loginDestination } from "../routes/registry";
@@ -51,11 +51,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     if (!readToken()) return;
-    refreshToken().catch((error: unknown) => {
-      // A 401 already ended the session; anything else (server down) keeps the token for the next try.
-      if (!(error instanceof ApiError && error.status === 401)) toastError(error);
-      setState({ status: "anonymous", user: null });
-    });
+    startupRefresh()
+      .then((auth) => {
+        storeSession(auth);
+        setState({ status: "authenticated", user: auth.user });
+      })
+      .catch((error: unknown) => {
+        // A 401 already ended the session; anything else (server down) keeps the token for the next try.
+        if (!(error instanceof ApiError && error.status === 401)) toastError(error);
+        setState({ status: "anonymous", user: null });
+      });
   }, []);
 
   const login = useCallback(

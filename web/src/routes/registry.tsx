@@ -9,14 +9,32 @@ import { lazy, type ReactNode } from "react";
 import type { Access } from "../auth/permissions";
 import { ConnectionsMenuIcon } from "../pages/connections/ConnectionsMenuIcon";
 
-const HomePage = lazy(() => import("../pages/home/HomePage"));
-const ContactsPage = lazy(() => import("../pages/contacts/ContactsPage"));
-const ConnectionsPage = lazy(() => import("../pages/connections/ConnectionsPage"));
-const UsersPage = lazy(() => import("../pages/users/UsersPage"));
-const SettingsPage = lazy(() => import("../pages/settings/SettingsPage"));
-const TodoListPage = lazy(() => import("../pages/todolist/TodoListPage"));
-const SimulatorPage = lazy(() => import("../pages/simulator/SimulatorPage"));
-const TicketsPage = lazy(() => import("../pages/tickets/TicketsPage"));
+// each page's chunk, by route; `preloadPage` starts the one a reload lands on before the session is back
+const pages = {
+  home: () => import("../pages/home/HomePage"),
+  contacts: () => import("../pages/contacts/ContactsPage"),
+  connections: () => import("../pages/connections/ConnectionsPage"),
+  users: () => import("../pages/users/UsersPage"),
+  settings: () => import("../pages/settings/SettingsPage"),
+  todolist: () => import("../pages/todolist/TodoListPage"),
+  simulator: () => import("../pages/simulator/SimulatorPage"),
+  tickets: () => import("../pages/tickets/TicketsPage"),
+};
+const HomePage = lazy(pages.home);
+const ContactsPage = lazy(pages.contacts);
+const ConnectionsPage = lazy(pages.connections);
+const UsersPage = lazy(pages.users);
+const SettingsPage = lazy(pages.settings);
+const TodoListPage = lazy(pages.todolist);
+const SimulatorPage = lazy(pages.simulator);
+const TicketsPage = lazy(pages.tickets);
+
+/** Starts loading the page of `pathname` (its first segment); the lazy route then finds it loaded. */
+export function preloadPage(pathname: string): void {
+  const segment = pathname.split("/")[1] || "home";
+  const load = pages[segment as keyof typeof pages];
+  if (load) void load().catch(() => undefined);
+}
 
 export type MenuEntry = {
   /** Also the test id: `menu-<key>`. */
