@@ -1,0 +1,401 @@
+// Issue 9's table: the inbox figures on the Whaticket workload, each beside its reference measured in the same
+// run (a bare Fastify + node-postgres route doing one indexed 40-row SELECT on the same database, and pgbench
+// TPC-B at the same client counts). Seeds with bench/seed-inbox.mjs (or reuses its database), starts the built
+// server on it and loads it from this process over keep-alive HTTP to 127.0.0.1 only, bounded by time and count.
+//
+// Usage: npm run build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:inbox -- [--quick] [--reuse] [--keep]
+//   --quick  2k contacts / 10k tickets / 100k messages, 3 s a figure (development and CI smoke)
+//   --reuse  use the database a previous run seeded (charla_bench_inbox or charla_bench_inbox_quick)
+//   --keep   leave the pgbench scratch database in place
+// The role of DATABASE_URL (or TEST_DATABASE_URL) must be allowed to create databases.
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import http from "node:http";
+import { createRequire } from "node:module";
+import { cpus } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
+import { ADMIN_EMAIL, PASSWORD, adminUrlFromEnv, dbUrl, describeSeeded, seedInbox, startServer } from "./seed-inbox.mjs";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const serverRequire = createRequire(join(root, "server/package.json"));
+
+/** The reference: the smallest honest API over the same data, one indexed 40-row SELECT a request. */
+const BARE_SQL = `select id, uuid, status, contact_id, whatsapp_id, queue_id, user_id, last_message, unread_messages,
+  is_group, created_at, updated_at from tickets where company_id = $1 and status = $2
+  order by updated_at desc, id desc limit 40`;
+
+function parseArgs() {
+  const args = process.argv.slice(2);
+  return { quick: args.includes("--quick"), reuse: args.includes("--reuse"), keep: args.includes("--keep") };
+}
+
+/**
+ * Keeps `connections` requests in flight against one path for `seconds` (and at most `maxRequests`) over
+ * keep-alive sockets. Returns throughput and latency percentiles; any non-2xx answer counts as an error.
+ */
+async function load({ base, path, token, connections, seconds, maxRequests = 1_000_000, warmup = 0.5 }) {
+  const url = new URL(path, base);
+  if (url.hostname !== "127.0.0.1") throw new Error("load goes to 127.0.0.1 only");
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const headers = token ? { authorization: `Bearer ${token}` } : {};
+  const once = () =>
+    new Promise((resolve, reject) => {
+      const req = http.request(url, { agent, headers }, (res) => {
+        let bytes = 0;
+        res.on("data", (c) => {
+          bytes += c.length;
+        });
+        res.on("end", () => resolve({ status: res.statusCode, bytes }));
+        res.on("error", reject);
+      });
+      req.on("error", reject);
+      req.end();
+    });
+  // warm up: connections open, plans cached, JIT warm
+  const warmEnd = performance.now() + warmup * 1000;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < warmEnd) await once();
+    }),
+  );
+  const times = [];
+  let errors = 0;
+  let bytes = 0;
+  let sent = 0;
+  const started = performance.now();
+  const end = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < end && sent < maxRequests) {
+        sent++;
+        const t0 = performance.now();
+        try {
+          const r = await once();
+          if (r.status < 200 || r.status >= 300) errors++;
+          bytes += r.bytes;
+        } catch {
+          errors++;
+        }
+        times.push(performance.now() - t0);
+      }
+    }),
+  );
+  const secs = (performance.now() - started) / 1000;
+  agent.destroy();
+  times.sort((a, b) => a - b);
+  const pct = (p) => (times.length ? times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))] : Number.NaN);
+  return {
+    rps: times.length / secs,
+    p50: pct(50),
+    p95: pct(95),
+    p99: pct(99),
+    n: times.length,
+    errors,
+    avgBytes: times.length ? bytes / times.length : 0,
+  };
+}
+
+function procStatus(pid) {
+  try {
+    const s = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (k) => Number(s.match(new RegExp(`^${k}:\\s+(\\d+) kB`, "m"))?.[1] ?? Number.NaN);
+    return { rss: kb("VmRSS") / 1024, hwm: kb("VmHWM") / 1024 };
+  } catch {
+    return { rss: Number.NaN, hwm: Number.NaN };
+  }
+}
+
+function findPgbench() {
+  const onPath = spawnSync("sh", ["-c", "command -v pgbench"], { encoding: "utf8" }).stdout.trim();
+  if (onPath) return onPath;
+  for (const v of ["17", "16", "15", "14", "13"]) {
+    const p = `/usr/lib/postgresql/${v}/bin/pgbench`;
+    if (existsSync(p)) return p;
+  }
+  return null;
+}
+
+/** pgbench TPC-B on a scratch database of its own: tps at each client count. */
+async function runPgbench(adminUrl, clientsList, seconds, keep, log) {
+  const bin = findPgbench();
+  if (!bin) return null;
+  const pg = serverRequire("pg");
+  const name = "charla_bench_pgbench";
+  const admin = new pg.Client({ connectionString: adminUrl.toString() });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.query(`create database ${name}`);
+  const u = dbUrl(adminUrl, name);
+  const conn = ["-h", u.hostname, "-p", u.port || "5432", "-U", decodeURIComponent(u.username || "postgres")];
+  const env = { ...process.env, PGPASSWORD: decodeURIComponent(u.password || "") };
+  try {
+    const t0 = performance.now();
+    execFileSync(bin, ["-i", "-s", "10", "-q", ...conn, name], { env, stdio: "pipe" });
+    log(`  pgbench -i -s 10: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const tps = {};
+    for (const c of clientsList) {
+      const out = execFileSync(
+        bin,
+        ["-c", String(c), "-j", String(Math.min(c, Math.max(2, cpus().length))), "-T", String(seconds), ...conn, name],
+        { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
+      );
+      const m = out.match(/tps = ([\d.]+) \((?:without initial connection time|excluding connections establishing)\)/);
+      tps[c] = m ? Number(m[1]) : Number.NaN;
+      log(`  pgbench TPC-B ${String(c).padStart(2)} clients: ${tps[c].toFixed(0)} TPS`);
+    }
+    return tps;
+  } finally {
+    if (!keep) await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
+async function login(base, email, password) {
+  const res = await fetch(`${base}/api/v1/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password }),
+  });
+  if (!res.ok) throw new Error(`login ${email} → ${res.status} ${await res.text()}`);
+  return (await res.json()).token;
+}
+
+async function getJson(base, path, token) {
+  const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  if (!res.ok) throw new Error(`GET ${path} → ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+const ms = (x) => (Number.isFinite(x) ? (x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : x.toFixed(0)) : "—");
+const rps = (x) => (Number.isFinite(x) ? Math.round(x).toLocaleString("en-US") : "—");
+const pctOf = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${((100 * a) / b).toFixed(0)} %` : "—");
+
+async function main() {
+  const { quick, reuse, keep } = parseArgs();
+  const secs = quick ? 3 : 20;
+  const oneSecs = quick ? 2 : 5;
+  const pgbenchSecs = quick ? 3 : 10;
+  const log = (s) => console.log(s);
+  const adminUrl = adminUrlFromEnv();
+  const dbName = quick ? "charla_bench_inbox_quick" : "charla_bench_inbox";
+  const startedAll = performance.now();
+
+  log(`${reuse ? "reusing" : "seeding"} ${dbName}${quick ? " (--quick)" : ""}`);
+  const seeded = reuse ? await describeSeeded(adminUrl, dbName) : await seedInbox({ adminUrl, dbName, quick, log });
+  log(`  ${JSON.stringify(seeded.counts)}${reuse ? "" : ` in ${seeded.seconds.toFixed(1)} s`}`);
+
+  const results = {};
+  const server = await startServer(seeded.url);
+  const worker = new Worker(fileURLToPath(import.meta.url), { workerData: { url: seeded.url.toString() } });
+  let peakRss = 0;
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, procStatus(server.child.pid).rss || 0);
+  }, 100);
+  try {
+    const barePort = await new Promise((resolve, reject) => {
+      worker.once("message", (m) => resolve(m.port));
+      worker.once("error", reject);
+    });
+    const bare = `http://127.0.0.1:${barePort}`;
+    const base = server.base;
+    const adminToken = await login(base, ADMIN_EMAIL, PASSWORD);
+    const agent = seeded.agents[0];
+    const agentToken = await login(base, agent.email, PASSWORD);
+    const q = encodeURIComponent(JSON.stringify(seeded.queueIds));
+    const paths = {
+      open: `/api/v1/tickets?status=open&showAll=true&queueIds=${q}`,
+      pending: `/api/v1/tickets?status=pending&showAll=true&queueIds=${q}`,
+      search: `/api/v1/tickets?searchParam=reembolso&showAll=true&queueIds=${q}`,
+      agentPending: `/api/v1/tickets?status=pending&queueIds=${encodeURIComponent(JSON.stringify(agent.queueIds))}`,
+    };
+    // a sanity pass: each call answers, and the lists hold what the seed put there
+    const open = await getJson(base, paths.open, adminToken);
+    const pending = await getJson(base, paths.pending, adminToken);
+    const search = await getJson(base, paths.search, adminToken);
+    await getJson(base, paths.agentPending, agentToken);
+    const ticketId = open.tickets[0].id;
+    const msgs = await getJson(base, `/api/v1/messages/${ticketId}`, adminToken);
+    log(
+      `  open ${open.count}, pending ${pending.count}, search "reembolso" ${search.count} tickets, messages page of ticket ${ticketId}: ${msgs.messages.length} of ${msgs.count}`,
+    );
+    // idle: after the login and the first calls, before the load
+    await new Promise((r) => setTimeout(r, 1000));
+    results.rssIdle = procStatus(server.child.pid).rss;
+    log(`  server RSS idle ${results.rssIdle.toFixed(0)} MB`);
+
+    const run = async (key, label, opts) => {
+      const r = await load({ seconds: secs, ...opts });
+      results[key] = r;
+      log(
+        `  ${label.padEnd(40)} ${rps(r.rps).padStart(7)} req/s  p50 ${ms(r.p50).padStart(6)} ms  p95 ${ms(r.p95).padStart(6)} ms  p99 ${ms(r.p99).padStart(6)} ms  n ${r.n}${r.errors ? `  ERRORS ${r.errors}` : ""}`,
+      );
+      return r;
+    };
+    log(`load: ${secs} s a figure at 50 connections, ${oneSecs} s at 1`);
+    await run("bareOpen50", "bare route (open), 50 conn", { base: bare, path: "/bare/tickets?status=open", connections: 50 });
+    await run("barePending50", "bare route (pending), 50 conn", {
+      base: bare,
+      path: "/bare/tickets?status=pending",
+      connections: 50,
+    });
+    await run("bareOpen1", "bare route (open), 1 conn", {
+      base: bare,
+      path: "/bare/tickets?status=open",
+      connections: 1,
+      seconds: oneSecs,
+    });
+    await run("open50", "open list, 50 conn", { base, path: paths.open, token: adminToken, connections: 50 });
+    await run("open1", "open list, 1 conn", { base, path: paths.open, token: adminToken, connections: 1, seconds: oneSecs });
+    await run("pending50", "pending list, 50 conn", { base, path: paths.pending, token: adminToken, connections: 50 });
+    await run("agentPending50", "agent's pending list, 50 conn", {
+      base,
+      path: paths.agentPending,
+      token: agentToken,
+      connections: 50,
+    });
+    await run("msgs50", "messages page, 50 conn", {
+      base,
+      path: `/api/v1/messages/${ticketId}`,
+      token: adminToken,
+      connections: 50,
+    });
+    await run("msgs1", "messages page, 1 conn", {
+      base,
+      path: `/api/v1/messages/${ticketId}`,
+      token: adminToken,
+      connections: 1,
+      seconds: oneSecs,
+    });
+    await run("search10", 'search "reembolso", 10 conn', { base, path: paths.search, token: adminToken, connections: 10 });
+    results.rssPeak = Math.max(peakRss, procStatus(server.child.pid).hwm || 0);
+    results.rssHwm = procStatus(server.child.pid).hwm;
+  } finally {
+    clearInterval(sampler);
+    worker.postMessage("close");
+    await Promise.race([new Promise((r) => worker.once("message", r)), new Promise((r) => setTimeout(r, 5000))]);
+    await worker.terminate();
+    await server.stop();
+  }
+
+  results.pgbench = await runPgbench(adminUrl, [1, 8, 32], pgbenchSecs, keep, log);
+
+  const R = results;
+  const pb = R.pgbench;
+  const rows = [
+    [
+      "open ticket list, queueIds 1–5, showAll (50 conn)",
+      `${rps(R.open50.rps)} req/s, p50 ${ms(R.open50.p50)} ms`,
+      `bare ${rps(R.bareOpen50.rps)} req/s`,
+      pctOf(R.open50.rps, R.bareOpen50.rps),
+      "≥ 40 % of bare",
+      R.open50.rps >= 0.4 * R.bareOpen50.rps,
+    ],
+    [
+      "open ticket list, 1 client",
+      `p50 ${ms(R.open1.p50)} ms`,
+      `bare p50 ${ms(R.bareOpen1.p50)} ms`,
+      Number.isFinite(R.bareOpen1.p50) ? `${(R.open1.p50 / R.bareOpen1.p50).toFixed(1)} ×` : "—",
+      "p50 ≤ 5 ms",
+      R.open1.p50 <= 5,
+    ],
+    [
+      "pending ticket list (50 conn)",
+      `${rps(R.pending50.rps)} req/s, p50 ${ms(R.pending50.p50)} ms`,
+      `bare ${rps(R.barePending50.rps)} req/s`,
+      pctOf(R.pending50.rps, R.barePending50.rps),
+      "≥ 40 % of bare",
+      R.pending50.rps >= 0.4 * R.barePending50.rps,
+    ],
+    [
+      "messages page of a ticket (50 conn)",
+      `${rps(R.msgs50.rps)} req/s, p50 ${ms(R.msgs50.p50)} ms`,
+      `bare ${rps(R.bareOpen50.rps)} req/s`,
+      pctOf(R.msgs50.rps, R.bareOpen50.rps),
+      "≥ 30 % of bare",
+      R.msgs50.rps >= 0.3 * R.bareOpen50.rps,
+    ],
+    [
+      "messages page, 1 client",
+      `p50 ${ms(R.msgs1.p50)} ms`,
+      `bare p50 ${ms(R.bareOpen1.p50)} ms`,
+      Number.isFinite(R.bareOpen1.p50) ? `${(R.msgs1.p50 / R.bareOpen1.p50).toFixed(1)} ×` : "—",
+      "p50 ≤ 3 ms",
+      R.msgs1.p50 <= 3,
+    ],
+    [
+      'list search "reembolso" (10 conn)',
+      `${rps(R.search10.rps)} req/s, p95 ${ms(R.search10.p95)} ms`,
+      "—",
+      "—",
+      "p95 ≤ 50 ms (every message)",
+      R.search10.p95 <= 50,
+    ],
+    [
+      "inbound ingest, 1 / 8 / 32 senders",
+      "not measured yet",
+      pb ? `pgbench TPC-B ${rps(pb[1])} / ${rps(pb[8])} / ${rps(pb[32])} TPS` : "pgbench not found",
+      "—",
+      "≥ 50 % of pgbench at 8, 32",
+      null,
+    ],
+    [
+      "server RSS idle / peak",
+      `${R.rssIdle.toFixed(0)} / ${R.rssPeak.toFixed(0)} MB`,
+      "—",
+      "—",
+      "≤ 150 / ≤ 300 MB",
+      R.rssIdle <= 150 && R.rssPeak <= 300,
+    ],
+  ];
+  const errors = [
+    "bareOpen50",
+    "barePending50",
+    "bareOpen1",
+    "open50",
+    "open1",
+    "pending50",
+    "agentPending50",
+    "msgs50",
+    "msgs1",
+    "search10",
+  ]
+    .filter((k) => R[k]?.errors)
+    .map((k) => `${k}: ${R[k].errors}`);
+  console.log("");
+  console.log(`| figure | value | reference (same run) | ratio | goal | met |`);
+  console.log(`|---|---|---|---|---|---|`);
+  for (const r of rows) console.log(`| ${r.slice(0, 5).join(" | ")} | ${r[5] === null ? "—" : r[5] ? "yes" : "no"} |`);
+  console.log("");
+  console.log(
+    `${seeded.counts.contacts} contacts, ${seeded.counts.pending + seeded.counts.open + seeded.counts.closed} tickets, ${seeded.counts.messages} messages (${seeded.counts.reembolso} with "reembolso"); ` +
+      `${quick ? "--quick, " : ""}${secs} s a figure; ${cpus().length} cores; node ${process.version}; total ${((performance.now() - startedAll) / 1000).toFixed(0)} s`,
+  );
+  if (errors.length) {
+    console.log(`non-2xx answers: ${errors.join(", ")}`);
+    process.exitCode = 1;
+  }
+}
+
+/** The bare route runs in a worker thread: in-process, but not on the load generator's event loop. */
+async function bareWorker() {
+  const Fastify = serverRequire("fastify");
+  const pg = serverRequire("pg");
+  const pool = new pg.Pool({ connectionString: workerData.url, max: 10 });
+  const app = Fastify({ logger: false });
+  app.get("/bare/tickets", async (req) => {
+    const { rows } = await pool.query(BARE_SQL, [1, req.query.status ?? "open"]);
+    return { tickets: rows, count: rows.length };
+  });
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  parentPort.postMessage({ port: app.server.address().port });
+  parentPort.once("message", async () => {
+    await app.close();
+    await pool.end();
+    parentPort.postMessage("closed");
+  });
+}
+
+if (isMainThread) await main();
+else await bareWorker();
