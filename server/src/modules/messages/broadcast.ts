@@ -6,6 +6,7 @@ import { messages, tickets } from "../../db/schema/index.js";
 import { ticketAudience } from "../../policies/tickets.js";
 import { presentTickets } from "../tickets/presenter.js";
 import { presentMessages } from "./presenter.js";
+import { gather } from "../../db/gather.js";
 
 type MessageRow = typeof messages.$inferSelect;
 
@@ -18,10 +19,10 @@ export async function publishMessageUpdate(s: Services, companyId: number, rows:
       .from(tickets)
       .where(q.tickets.where(eq(tickets.id, row.ticketId)));
     if (!ticket) continue;
-    const [[message], [ticketView], audience] = await Promise.all([
-      presentMessages(q, [row]),
-      presentTickets(q, [ticket]),
-      ticketAudience(q, ticket),
+    const [[message], [ticketView], audience] = await gather(q.db, [
+      () => presentMessages(q, [row]),
+      () => presentTickets(q, [ticket]),
+      () => ticketAudience(q, ticket),
     ]);
     s.realtime.toUsers(companyId, audience).emit(Events.appMessage(companyId), { action: "update", message, ticket: ticketView });
   }
@@ -59,7 +60,7 @@ export async function publishMessageDeletion(s: Services, companyId: number, row
       rows.filter((row) => row.ticketId === ticketId),
     );
     if (!updated) continue;
-    const [[ticketView], audience] = await Promise.all([presentTickets(q, [updated]), ticketAudience(q, updated)]);
+    const [[ticketView], audience] = await gather(q.db, [() => presentTickets(q, [updated]), () => ticketAudience(q, updated)]);
     s.realtime.toUsers(companyId, audience).emit(Events.ticket(companyId), { action: "update", ticket: ticketView });
   }
 }

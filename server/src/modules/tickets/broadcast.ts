@@ -4,6 +4,7 @@ import type { Scoped } from "../../db/scoped.js";
 import type { tickets } from "../../db/schema/index.js";
 import { ticketAudience } from "../../policies/tickets.js";
 import { presentTickets } from "./presenter.js";
+import { gather } from "../../db/gather.js";
 
 type TicketRow = typeof tickets.$inferSelect;
 type Facts = Pick<TicketRow, "userId" | "queueId" | "status">;
@@ -19,10 +20,10 @@ export async function ticketChangeBroadcast(
   before: Facts | null,
   after: TicketRow,
 ): Promise<{ view: TicketView; emit: () => void }> {
-  const [[view], now, then] = await Promise.all([
-    presentTickets(q, [after]),
-    ticketAudience(q, after),
-    before ? ticketAudience(q, before) : Promise.resolve([]),
+  const [[view], now, then] = await gather(q.db, [
+    () => presentTickets(q, [after]),
+    () => ticketAudience(q, after),
+    () => (before ? ticketAudience(q, before) : Promise.resolve([])),
   ]);
   const lost = then.filter((id) => !now.includes(id));
   return {

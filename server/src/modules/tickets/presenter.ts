@@ -2,6 +2,7 @@ import type { TicketStatus, TicketView } from "@charla/contracts";
 import { eq, inArray } from "drizzle-orm";
 import type { Scoped } from "../../db/scoped.js";
 import { contacts, queues, tags, type tickets, ticketTags, users, whatsapps } from "../../db/schema/index.js";
+import { gather } from "../../db/gather.js";
 
 type TicketRow = typeof tickets.$inferSelect;
 
@@ -11,32 +12,34 @@ const ids = (values: (number | null)[]) => [...new Set(values.filter((v): v is n
 /** Tickets with their contact, connection, queue, user and tags: one query per relation, not per ticket. */
 export async function presentTickets(q: Scoped, rows: TicketRow[]): Promise<TicketView[]> {
   if (rows.length === 0) return [];
-  const [cs, ws, qs, us, ts] = await Promise.all([
-    q.db
-      .select({
-        id: contacts.id,
-        name: contacts.name,
-        number: contacts.number,
-        profilePicUrl: contacts.profilePicUrl,
-        isGroup: contacts.isGroup,
-      })
-      .from(contacts)
-      .where(q.contacts.where(inArray(contacts.id, ids(rows.map((r) => r.contactId))))),
-    load(q, whatsapps, ids(rows.map((r) => r.whatsappId)), { id: whatsapps.id, name: whatsapps.name }),
-    load(q, queues, ids(rows.map((r) => r.queueId)), { id: queues.id, name: queues.name, color: queues.color }),
-    load(q, users, ids(rows.map((r) => r.userId)), { id: users.id, name: users.name }),
-    q.db
-      .select({ ticketId: ticketTags.ticketId, id: tags.id, name: tags.name, color: tags.color })
-      .from(ticketTags)
-      .innerJoin(tags, eq(tags.id, ticketTags.tagId))
-      .where(
-        q.ticketTags.where(
-          inArray(
-            ticketTags.ticketId,
-            rows.map((r) => r.id),
+  const [cs, ws, qs, us, ts] = await gather(q.db, [
+    () =>
+      q.db
+        .select({
+          id: contacts.id,
+          name: contacts.name,
+          number: contacts.number,
+          profilePicUrl: contacts.profilePicUrl,
+          isGroup: contacts.isGroup,
+        })
+        .from(contacts)
+        .where(q.contacts.where(inArray(contacts.id, ids(rows.map((r) => r.contactId))))),
+    () => load(q, whatsapps, ids(rows.map((r) => r.whatsappId)), { id: whatsapps.id, name: whatsapps.name }),
+    () => load(q, queues, ids(rows.map((r) => r.queueId)), { id: queues.id, name: queues.name, color: queues.color }),
+    () => load(q, users, ids(rows.map((r) => r.userId)), { id: users.id, name: users.name }),
+    () =>
+      q.db
+        .select({ ticketId: ticketTags.ticketId, id: tags.id, name: tags.name, color: tags.color })
+        .from(ticketTags)
+        .innerJoin(tags, eq(tags.id, ticketTags.tagId))
+        .where(
+          q.ticketTags.where(
+            inArray(
+              ticketTags.ticketId,
+              rows.map((r) => r.id),
+            ),
           ),
         ),
-      ),
   ]);
   const [cMap, wMap, qMap, uMap] = [byId(cs), byId(ws), byId(qs), byId(us)];
   return rows.map((t) => ({

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Principal } from "../../context.js";
 import type { Scoped } from "../../db/scoped.js";
 import { userQueues, users } from "../../db/schema/index.js";
+import { gather } from "../../db/gather.js";
 
 /** The facts ticket visibility is decided on (core §6): the principal plus queues and allTicket. */
 export type Viewer = Pick<Principal, "id" | "name" | "profile" | "super"> & {
@@ -13,15 +14,17 @@ export type Viewer = Pick<Principal, "id" | "name" | "profile" | "super"> & {
 export { isStaff } from "../../policies/tickets.js";
 
 export async function loadViewer(q: Scoped, p: Principal): Promise<Viewer> {
-  const [[row], queueRows] = await Promise.all([
-    q.db
-      .select({ allTicket: users.allTicket, whatsappId: users.whatsappId })
-      .from(users)
-      .where(q.users.where(eq(users.id, p.id))),
-    q.db
-      .select({ queueId: userQueues.queueId })
-      .from(userQueues)
-      .where(q.userQueues.where(eq(userQueues.userId, p.id))),
+  const [[row], queueRows] = await gather(q.db, [
+    () =>
+      q.db
+        .select({ allTicket: users.allTicket, whatsappId: users.whatsappId })
+        .from(users)
+        .where(q.users.where(eq(users.id, p.id))),
+    () =>
+      q.db
+        .select({ queueId: userQueues.queueId })
+        .from(userQueues)
+        .where(q.userQueues.where(eq(userQueues.userId, p.id))),
   ]);
   return {
     id: p.id,
