@@ -17,6 +17,11 @@ export type Principal = {
   super: boolean;
   sessionId: string;
   plan: PlanFlagSet | null;
+  /**
+   * What ticket visibility is decided on (core §6), read with the principal in the same statement.
+   * Only as fresh as the principal: trust it for a request, not for a socket that lives for hours.
+   */
+  ticketFacts?: { allTicket: string; whatsappId: number | null; queueIds: number[] };
 };
 
 /** Shared services, built once by buildApp. */

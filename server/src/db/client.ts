@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { preparingClient } from "./prepared.js";
 import * as schema from "./schema/index.js";
 
 export type Schema = typeof schema;
@@ -46,6 +47,7 @@ export async function openDatabase(opts: {
     }
     const timeout = opts.statementTimeoutMs ?? 0;
     const pool = new pg.Pool({
+      Client: preparingClient(pg.Client),
       connectionString: opts.url,
       max: opts.poolSize ?? 10,
       ...(timeout > 0 ? { statement_timeout: timeout } : {}),

@@ -65,6 +65,24 @@ export const tickets = pgTable(
   ],
 );
 
+/**
+ * How many tickets each (status, queue, assignee) holds: the list's counts are sums over these few rows
+ * instead of a count over thousands of tickets. Kept by statement triggers on `tickets` in the same
+ * transaction as the change (migration 0010), so they are exact. 0 stands for "none" in queue and user:
+ * a key column cannot be null in a primary key.
+ */
+export const ticketCounts = pgTable(
+  "ticket_counts",
+  {
+    companyId: companyId(),
+    status: text("status").notNull(),
+    queueId: integer("queue_id").notNull().default(0),
+    userId: integer("user_id").notNull().default(0),
+    n: integer("n").notNull().default(0),
+  },
+  (t) => [primaryKey({ name: "ticket_counts_pkey", columns: [t.companyId, t.status, t.queueId, t.userId] })],
+);
+
 /** One row per ticket episode (queued → started → finished), feeding the dashboard. */
 export const ticketTracking = pgTable(
   "ticket_tracking",

@@ -1,8 +1,8 @@
 import type { PlanFlagSet, Profile } from "@charla/contracts";
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Principal } from "../../context.js";
 import type { Db } from "../../db/client.js";
-import { companies, plans, users, userSessions } from "../../db/schema/index.js";
+import { companies, plans, userQueues, users, userSessions } from "../../db/schema/index.js";
 import { AppError } from "../../lib/app-error.js";
 import type { AccessClaims } from "./tokens.js";
 
@@ -47,7 +47,23 @@ export function planFlags(p: typeof plans.$inferSelect | null): PlanFlagSet | nu
  */
 export async function loadPrincipal(db: Db, claims: AccessClaims): Promise<Principal> {
   const rows = await db
-    .select({ user: users, company: companies, plan: plans })
+    .select({
+      user: {
+        id: users.id,
+        companyId: users.companyId,
+        name: users.name,
+        email: users.email,
+        profile: users.profile,
+        super: users.super,
+        allTicket: users.allTicket,
+        whatsappId: users.whatsappId,
+      },
+      // the ticket visibility facts (core §6) come along: most requests decide on them
+      queueIds: sql<number[]>`array(select ${userQueues.queueId} from ${userQueues}
+        where ${userQueues.userId} = ${users.id} and ${userQueues.companyId} = ${users.companyId} order by 1)`,
+      company: { status: companies.status, dueDate: companies.dueDate },
+      plan: plans,
+    })
     .from(userSessions)
     .innerJoin(users, and(eq(users.id, userSessions.userId), eq(users.companyId, userSessions.companyId)))
     .innerJoin(companies, eq(companies.id, users.companyId))
@@ -74,6 +90,7 @@ export async function loadPrincipal(db: Db, claims: AccessClaims): Promise<Princ
     super: row.user.super,
     sessionId: claims.sessionId,
     plan: planFlags(row.plan),
+    ticketFacts: { allTicket: row.user.allTicket, whatsappId: row.user.whatsappId, queueIds: row.queueIds },
   };
 }
 

@@ -4,8 +4,11 @@ import type { Scoped } from "../../db/scoped.js";
 import { messages } from "../../db/schema/index.js";
 
 type MessageRow = typeof messages.$inferSelect;
+/** The columns a message's view is made of (not its driver payload, `data`). */
+export type PresentableMessage = Omit<MessageRow, "data" | "channelId" | "clientId" | "participant" | "userId" | "whatsappId">;
+export type QuotedFacts = Pick<MessageRow, "id" | "body" | "fromMe" | "mediaType">;
 
-export function presentMessage(m: MessageRow, quoted: MessageRow | null): MessageView {
+export function presentMessage(m: PresentableMessage, quoted: QuotedFacts | null): MessageView {
   return {
     id: m.id,
     ticketId: m.ticketId,

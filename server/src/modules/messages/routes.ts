@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import { extname } from "node:path";
 import {
   IdParams,
-  Limits,
   MessageSendForm,
   MessagesQuery,
   type MessagesPage,
@@ -11,21 +10,16 @@ import {
   can,
   storableText,
 } from "@charla/contracts";
-import { count, desc, eq, inArray, isNull, lte } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { toCount } from "../../db/client.js";
 import { scopedFor } from "../../db/scoped.js";
-import { messages, tickets } from "../../db/schema/index.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { extensionOf } from "../../pipeline/media.js";
-import { visibleTickets } from "../../policies/tickets.js";
-import { ticketView, visibleTicket } from "../tickets/queries.js";
+import { visibleTicket } from "../tickets/queries.js";
 import { isStaff, loadViewer } from "../tickets/viewer.js";
 import { publishMessageDeletion } from "./broadcast.js";
-import { presentMessages } from "./presenter.js";
-import { markTicketRead } from "./read.js";
+import { messagesPage } from "./page.js";
 import { type StoredMedia, driverOfTicket, quotableMessage, sendToTicket } from "./send.js";
 
 const TicketParams = z.object({ ticketId: IdParams.shape.id });
@@ -127,38 +121,10 @@ export async function messagesRoutes(app: FastifyInstance) {
     { schema: { params: TicketParams, querystring: PageQuery }, config: use },
     async (req): Promise<MessagesPage> => {
       const q = tenant(req);
-      const viewer = await loadViewer(q, req.ctx.user);
-      let ticket = await visibleTicket(q, viewer, { id: req.params.ticketId });
-      const size = Limits.messagesPageSize;
-      const offset = (req.query.pageNumber - 1) * size;
-      // the contact's earlier conversations on this connection come along, so the history reads as one
-      // thread with "conversation closed / started" markers where the ticket changes (core §2)
-      const sameConversationLine = q.db
-        .select({ id: tickets.id })
-        .from(tickets)
-        .where(
-          q.tickets.where(
-            eq(tickets.contactId, ticket.contactId),
-            ticket.whatsappId === null ? isNull(tickets.whatsappId) : eq(tickets.whatsappId, ticket.whatsappId),
-            // ids, not timestamps: the row's microseconds are lost in a JS Date, ids keep their order
-            lte(tickets.id, ticket.id),
-            // only conversations the viewer may see (core §6): an agent does not read another area's history
-            visibleTickets(viewer),
-          ),
-        );
-      const where = q.messages.where(inArray(messages.ticketId, sameConversationLine));
-      const [rows, [{ n }]] = await Promise.all([
-        q.db.select().from(messages).where(where).orderBy(desc(messages.createdAt), desc(messages.id)).limit(size).offset(offset),
-        q.db.select({ n: count() }).from(messages).where(where),
-      ]);
-      if (req.query.pageNumber === 1 && req.query.peek !== "true") ticket = await markTicketRead(req.ctx, ticket);
-      const total = toCount(n);
-      return {
-        messages: await presentMessages(q, rows),
-        ticket: await ticketView(q, ticket),
-        count: total,
-        hasMore: total > offset + rows.length,
-      };
+      return messagesPage(req.ctx, q, await loadViewer(q, req.ctx.user), req.params.ticketId, {
+        pageNumber: req.query.pageNumber,
+        peek: req.query.peek === "true",
+      });
     },
   );
 

@@ -1,60 +1,61 @@
-import type { TicketStatus, TicketView } from "@charla/contracts";
-import { eq, inArray } from "drizzle-orm";
+import type { TagRef, TicketStatus, TicketView } from "@charla/contracts";
+import { type SQL, and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Scoped } from "../../db/scoped.js";
-import { contacts, queues, tags, type tickets, ticketTags, users, whatsapps } from "../../db/schema/index.js";
-import { gather } from "../../db/gather.js";
+import { contacts, queues, tags, tickets, ticketTags, users, whatsapps } from "../../db/schema/index.js";
 
 type TicketRow = typeof tickets.$inferSelect;
 
-const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((r) => [r.id, r]));
-const ids = (values: (number | null)[]) => [...new Set(values.filter((v): v is number => v !== null))];
+/**
+ * A ticket's relations in the statement that reads it: contact, connection, queue and assignee by
+ * join, tags as a JSON array from the ticket_tags primary key. One round trip for a page of 40.
+ */
+function selectWithRelations(q: Scoped) {
+  const tagList = sql<TagRef[]>`coalesce((
+    select json_agg(json_build_object('id', ${tags.id}, 'name', ${tags.name}, 'color', ${tags.color}) order by ${tags.name}, ${tags.id})
+    from ${ticketTags} join ${tags} on ${tags.id} = ${ticketTags.tagId} and ${tags.companyId} = ${q.companyId}
+    where ${ticketTags.ticketId} = ${tickets.id} and ${ticketTags.companyId} = ${q.companyId}), '[]'::json)`;
+  return q.db
+    .select({
+      ticket: tickets,
+      contactName: contacts.name,
+      contactNumber: contacts.number,
+      contactPicture: contacts.profilePicUrl,
+      contactIsGroup: contacts.isGroup,
+      whatsappName: whatsapps.name,
+      queueName: queues.name,
+      queueColor: queues.color,
+      userName: users.name,
+      tags: tagList,
+    })
+    .from(tickets)
+    .leftJoin(contacts, and(eq(contacts.id, tickets.contactId), eq(contacts.companyId, q.companyId)))
+    .leftJoin(whatsapps, and(eq(whatsapps.id, tickets.whatsappId), eq(whatsapps.companyId, q.companyId)))
+    .leftJoin(queues, and(eq(queues.id, tickets.queueId), eq(queues.companyId, q.companyId)))
+    .leftJoin(users, and(eq(users.id, tickets.userId), eq(users.companyId, q.companyId)));
+}
 
-/** Tickets with their contact, connection, queue, user and tags: one query per relation, not per ticket. */
-export async function presentTickets(q: Scoped, rows: TicketRow[]): Promise<TicketView[]> {
-  if (rows.length === 0) return [];
-  const [cs, ws, qs, us, ts] = await gather(q.db, [
-    () =>
-      q.db
-        .select({
-          id: contacts.id,
-          name: contacts.name,
-          number: contacts.number,
-          profilePicUrl: contacts.profilePicUrl,
-          isGroup: contacts.isGroup,
-        })
-        .from(contacts)
-        .where(q.contacts.where(inArray(contacts.id, ids(rows.map((r) => r.contactId))))),
-    () => load(q, whatsapps, ids(rows.map((r) => r.whatsappId)), { id: whatsapps.id, name: whatsapps.name }),
-    () => load(q, queues, ids(rows.map((r) => r.queueId)), { id: queues.id, name: queues.name, color: queues.color }),
-    () => load(q, users, ids(rows.map((r) => r.userId)), { id: users.id, name: users.name }),
-    () =>
-      q.db
-        .select({ ticketId: ticketTags.ticketId, id: tags.id, name: tags.name, color: tags.color })
-        .from(ticketTags)
-        .innerJoin(tags, eq(tags.id, ticketTags.tagId))
-        .where(
-          q.ticketTags.where(
-            inArray(
-              ticketTags.ticketId,
-              rows.map((r) => r.id),
-            ),
-          ),
-        ),
-  ]);
-  const [cMap, wMap, qMap, uMap] = [byId(cs), byId(ws), byId(qs), byId(us)];
-  return rows.map((t) => ({
+type Joined = Awaited<ReturnType<ReturnType<typeof selectWithRelations>["execute"]>>[number];
+
+function toView({ ticket: t, ...r }: Joined): TicketView {
+  return {
     id: t.id,
     uuid: t.uuid,
     status: t.status as TicketStatus,
     contactId: t.contactId,
-    contact: cMap.get(t.contactId) ?? { id: t.contactId, name: "", number: "", profilePicUrl: "", isGroup: false },
+    contact: {
+      id: t.contactId,
+      name: r.contactName ?? "",
+      number: r.contactNumber ?? "",
+      profilePicUrl: r.contactPicture ?? "",
+      isGroup: r.contactIsGroup ?? false,
+    },
     whatsappId: t.whatsappId,
-    whatsapp: (t.whatsappId && wMap.get(t.whatsappId)) || null,
+    whatsapp: t.whatsappId !== null && r.whatsappName !== null ? { id: t.whatsappId, name: r.whatsappName } : null,
     queueId: t.queueId,
-    queue: (t.queueId && qMap.get(t.queueId)) || null,
+    queue: t.queueId !== null && r.queueName !== null ? { id: t.queueId, name: r.queueName, color: r.queueColor ?? "" } : null,
     userId: t.userId,
-    user: (t.userId && uMap.get(t.userId)) || null,
-    tags: ts.filter((x) => x.ticketId === t.id).map(({ id, name, color }) => ({ id, name, color })),
+    user: t.userId !== null && r.userName !== null ? { id: t.userId, name: r.userName } : null,
+    tags: r.tags,
     lastMessage: t.lastMessage,
     unreadMessages: t.unreadMessages,
     isGroup: t.isGroup,
@@ -64,17 +65,58 @@ export async function presentTickets(q: Scoped, rows: TicketRow[]): Promise<Tick
     integrationId: t.integrationId,
     createdAt: t.createdAt.toISOString(),
     updatedAt: t.updatedAt.toISOString(),
-  }));
+  };
 }
 
-type Named = typeof whatsapps | typeof queues | typeof users;
+/** A page of the list, newest activity first, presented in the same statement. */
+export async function pageTicketViews(q: Scoped, where: SQL, limit: number, offset: number): Promise<TicketView[]> {
+  const rows = await selectWithRelations(q)
+    .where(where)
+    .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+    .limit(limit)
+    .offset(offset);
+  return rows.map(toView);
+}
 
-async function load<S extends Record<string, unknown>>(q: Scoped, table: Named, list: number[], shape: S) {
-  if (list.length === 0) return [] as { id: number; name: string; color: string }[];
-  const where = table === whatsapps ? q.whatsapps.where : table === queues ? q.queues.where : q.users.where;
-  const rows = await q.db
-    .select(shape as never)
-    .from(table)
-    .where(where(inArray(table.id, list)));
-  return rows as unknown as { id: number; name: string; color: string }[];
+/** One ticket's row and its view, read together; null when none matches. */
+export async function findTicketWithView(q: Scoped, where: SQL): Promise<{ row: TicketRow; view: TicketView } | null> {
+  const [joined] = await selectWithRelations(q).where(where).limit(1);
+  return joined ? { row: joined.ticket, view: toView(joined) } : null;
+}
+
+/**
+ * Tickets already in hand with their relations: one statement, in the given order. The rows' own
+ * columns are the caller's (what it just wrote), only the relations are read.
+ */
+export async function presentTickets(q: Scoped, rows: TicketRow[]): Promise<TicketView[]> {
+  if (rows.length === 0) return [];
+  const found = await selectWithRelations(q).where(
+    q.tickets.where(
+      inArray(
+        tickets.id,
+        rows.map((r) => r.id),
+      ),
+    ),
+  );
+  const byId = new Map(found.map((f) => [f.ticket.id, f]));
+  return rows.map((row) => {
+    const joined = byId.get(row.id);
+    // a ticket deleted meanwhile still presents what the caller holds, without relations
+    return toView(
+      joined
+        ? { ...joined, ticket: row }
+        : {
+            ticket: row,
+            contactName: null,
+            contactNumber: null,
+            contactPicture: null,
+            contactIsGroup: null,
+            whatsappName: null,
+            queueName: null,
+            queueColor: null,
+            userName: null,
+            tags: [],
+          },
+    );
+  });
 }

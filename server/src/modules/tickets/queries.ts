@@ -1,13 +1,13 @@
 import { Limits, type QueueRef, type TicketListQuery, type TicketView, normalizeNumber } from "@charla/contracts";
-import { type SQL, and, asc, count, desc, eq, gte, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { type SQL, and, asc, count, eq, gte, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { toCount } from "../../db/client.js";
 import type { Scoped } from "../../db/scoped.js";
-import { contacts, queues, tickets, ticketTags } from "../../db/schema/index.js";
+import { contacts, queues, ticketCounts, tickets, ticketTags } from "../../db/schema/index.js";
 import { AppError } from "../../lib/app-error.js";
 import { escapeLike } from "../../lib/like.js";
 import { canSeeTicket, visibleTickets } from "../../policies/tickets.js";
-import { presentTickets } from "./presenter.js";
+import { findTicketWithView, pageTicketViews, presentTickets } from "./presenter.js";
 import { isStaff, type Viewer } from "./viewer.js";
 
 type ListQuery = z.output<typeof import("@charla/contracts").TicketListQuery>;
@@ -53,10 +53,11 @@ function tagsCondition(q: Scoped, tagIds: number[]): SQL | undefined {
 }
 
 /**
- * The list's conditions (core §6, §7): what the viewer may see, then the tab, then the filters.
+ * The list's conditions (core §6, §7) on a ticket's status, queue and assignee only: what the viewer
+ * may see, the tab, the queue and user filters. These alone can be counted from ticket_counts.
  * The open tab shows only the viewer's own tickets unless staff ask for all.
  */
-export function listConditions(q: Scoped, viewer: Viewer, f: ListQuery): SQL {
+function placementConditions(viewer: Viewer, f: ListQuery): (SQL | undefined)[] {
   const showAll = f.showAll && isStaff(viewer);
   const queueFilter = f.queueIds?.length
     ? or(
@@ -65,18 +66,47 @@ export function listConditions(q: Scoped, viewer: Viewer, f: ListQuery): SQL {
         eq(tickets.userId, viewer.id),
       )
     : undefined;
-  return q.tickets.where(
+  return [
     visibleTickets(viewer),
     f.status ? eq(tickets.status, f.status) : undefined,
     f.status === "open" && !showAll ? eq(tickets.userId, viewer.id) : undefined,
     queueFilter,
     f.users?.length ? inArray(tickets.userId, f.users) : undefined,
+  ];
+}
+
+/** The filters that need the tickets themselves (tags, unread, dates, search). */
+function contentConditions(q: Scoped, f: ListQuery): SQL[] {
+  return [
     tagsCondition(q, f.tags ?? []),
     f.withUnreadMessages ? sql`${tickets.unreadMessages} > 0` : undefined,
     f.date ? dayRange(tickets.createdAt, f.date) : undefined,
     f.updatedAt ? dayRange(tickets.updatedAt, f.updatedAt) : undefined,
     searchCondition(q, f.searchParam),
-  );
+  ].filter((c): c is SQL => c !== undefined);
+}
+
+export function listConditions(q: Scoped, viewer: Viewer, f: ListQuery): SQL {
+  return q.tickets.where(...placementConditions(viewer, f), ...contentConditions(q, f));
+}
+
+/**
+ * ticket_counts seen as the tickets table: the same conditions, written once on tickets' columns,
+ * apply to it (0 back to null for "no queue" and "nobody"). A few rows per company instead of every ticket.
+ */
+const countsAsTickets = sql`(select ${ticketCounts.companyId} as company_id, ${ticketCounts.status} as status,
+  nullif(${ticketCounts.queueId}, 0) as queue_id, nullif(${ticketCounts.userId}, 0) as user_id, ${ticketCounts.n} as n
+  from ${ticketCounts}) as "tickets"`;
+
+/** How many tickets the list holds: from the counters when only placement filters apply, else counted. */
+async function countTickets(q: Scoped, viewer: Viewer, f: ListQuery, where: SQL): Promise<number> {
+  if (contentConditions(q, f).length > 0) {
+    const [{ n }] = await q.db.select({ n: count() }).from(tickets).where(where);
+    return toCount(n);
+  }
+  const placed = q.tickets.where(...placementConditions(viewer, f));
+  const [{ n }] = await q.db.select({ n: sql<number>`coalesce(sum(n), 0)::int` }).from(countsAsTickets).where(placed);
+  return toCount(n);
 }
 
 /** The queues the viewer may filter on: an agent's own, every queue for staff. */
@@ -93,13 +123,12 @@ export async function pageTickets(q: Scoped, viewer: Viewer, f: ListQuery) {
   const where = listConditions(q, viewer, f);
   const size = Limits.ticketsPageSize;
   const offset = (f.pageNumber - 1) * size;
-  const [rows, [{ n }], userQueues] = await Promise.all([
-    q.db.select().from(tickets).where(where).orderBy(desc(tickets.updatedAt), desc(tickets.id)).limit(size).offset(offset),
-    q.db.select({ n: count() }).from(tickets).where(where),
+  const [views, total, userQueues] = await Promise.all([
+    pageTicketViews(q, where, size, offset),
+    countTickets(q, viewer, f, where),
     f.pageNumber === 1 ? filterQueues(q, viewer) : Promise.resolve([]),
   ]);
-  const total = toCount(n);
-  return { tickets: await presentTickets(q, rows), count: total, hasMore: total > offset + rows.length, userQueues };
+  return { tickets: views, count: total, hasMore: total > offset + views.length, userQueues };
 }
 
 /** A ticket the viewer may see, else 404 (foreign ids included). */
@@ -111,6 +140,13 @@ export async function visibleTicket(q: Scoped, viewer: Viewer, by: { id: number 
     .limit(1);
   if (!row || !canSeeTicket(viewer, row)) throw new AppError("ERR_NO_TICKET_FOUND");
   return row;
+}
+
+/** visibleTicket with its view, in one statement: for the reads that answer the ticket itself. */
+export async function visibleTicketWithView(q: Scoped, viewer: Viewer, by: { id: number } | { uuid: string }) {
+  const found = await findTicketWithView(q, q.tickets.where("id" in by ? eq(tickets.id, by.id) : eq(tickets.uuid, by.uuid)));
+  if (!found || !canSeeTicket(viewer, found.row)) throw new AppError("ERR_NO_TICKET_FOUND");
+  return found;
 }
 
 export async function ticketView(q: Scoped, row: TicketRow): Promise<TicketView> {

@@ -7,7 +7,7 @@ import { toCount } from "../../db/client.js";
 import { scopedFor } from "../../db/scoped.js";
 import { tickets, ticketTracking, users } from "../../db/schema/index.js";
 import { presentTickets } from "./presenter.js";
-import { pageTickets, ticketView, visibleTicket } from "./queries.js";
+import { pageTickets, visibleTicketWithView } from "./queries.js";
 import { createTicket, deleteTicket, updateTicket } from "./service.js";
 import { isStaff, loadViewer } from "./viewer.js";
 
@@ -26,11 +26,11 @@ export async function ticketsRoutes(app: FastifyInstance) {
   });
   r.get("/tickets/u/:uuid", { schema: { params: UuidParams }, config: use }, async (req) => {
     const q = tenant(req);
-    return ticketView(q, await visibleTicket(q, await loadViewer(q, req.ctx.user), { uuid: req.params.uuid }));
+    return (await visibleTicketWithView(q, await loadViewer(q, req.ctx.user), { uuid: req.params.uuid })).view;
   });
   r.get("/tickets/:id", { schema: { params: IdParams }, config: use }, async (req) => {
     const q = tenant(req);
-    return ticketView(q, await visibleTicket(q, await loadViewer(q, req.ctx.user), { id: req.params.id }));
+    return (await visibleTicketWithView(q, await loadViewer(q, req.ctx.user), { id: req.params.id })).view;
   });
   r.post("/tickets", { schema: { body: TicketCreateForm }, config: use }, async (req, reply) =>
     reply.status(201).send(await createTicket(req.ctx, req.body)),

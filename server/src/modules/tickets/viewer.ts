@@ -14,6 +14,10 @@ export type Viewer = Pick<Principal, "id" | "name" | "profile" | "super"> & {
 export { isStaff } from "../../policies/tickets.js";
 
 export async function loadViewer(q: Scoped, p: Principal): Promise<Viewer> {
+  if (p.ticketFacts) {
+    const { id, name, profile, super: isSuper } = p;
+    return { id, name, profile, super: isSuper, ...p.ticketFacts };
+  }
   const [[row], queueRows] = await gather(q.db, [
     () =>
       q.db
