@@ -20,9 +20,12 @@ export type ScratchDatabase = {
   drop: () => Promise<void>;
 };
 
-/** A new empty database on TEST_DATABASE_URL's server for one test file, dropped by `drop()`. */
-export async function scratchDatabase(name: string): Promise<ScratchDatabase> {
-  const dbName = `charla_e2e_${name}_${process.pid}`;
+/**
+ * A new empty database on TEST_DATABASE_URL's server for one test file, dropped by `drop()`. `prefix`
+ * lets another suite (faults/) keep its databases apart from the browser tests'.
+ */
+export async function scratchDatabase(name: string, prefix = "charla_e2e"): Promise<ScratchDatabase> {
+  const dbName = `${prefix}_${name}_${process.pid}`;
   const admin: Client = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`drop database if exists ${dbName} with (force)`);
