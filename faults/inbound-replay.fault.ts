@@ -20,7 +20,7 @@ const TOTAL = CONTACTS * PER_CONTACT;
 const CONCURRENCY = 16;
 /** The kill is ordered once this many messages are committed: well inside the burst, far from its end. */
 const KILL_AT = 4_000;
-/** In the replay every 10th event arrives twice at once (two processes both delivering it during a hand-over). */
+/** In the replay every 10th event arrives twice at once: a phone re-sending while its first delivery is still being written. */
 const DOUBLED_EVERY = 10;
 
 const numberOf = (contact: number) => `52155${String(40_000_000 + contact)}`;
@@ -234,6 +234,11 @@ describeFault("inbound messages across a SIGKILL", () => {
     expect(tickets.rows.filter((t) => t.unread_messages !== t.unread)).toEqual([]);
     expect(tickets.rows.filter((t) => t.unread !== PER_CONTACT)).toEqual([]);
 
-    log(`end: ${stored.rows.length} messages, each channel id once; ${tickets.rows.length} tickets, unread counters exact`);
+    // the load generator's own share of the 2 cores, to tell a slow server from a busy harness
+    const cpu = process.cpuUsage();
+    log(
+      `end: ${stored.rows.length} messages, each channel id once; ${tickets.rows.length} tickets, unread counters exact ` +
+        `(${seconds(Date.now() - started)} in all, harness CPU ${seconds((cpu.user + cpu.system) / 1000)})`,
+    );
   });
 });
