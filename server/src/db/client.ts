@@ -57,6 +57,7 @@ export async function openDatabase(opts: {
   }
   const { PGlite } = await import("@electric-sql/pglite");
   const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
+  const { unaccent } = await import("@electric-sql/pglite/contrib/unaccent");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
   let dir: string | undefined;
@@ -64,8 +65,8 @@ export async function openDatabase(opts: {
     dir = join(opts.dataDir, "pglite");
     mkdirSync(dir, { recursive: true });
   }
-  // the migrations create pg_trgm; PGlite must have its extension bundle loaded to allow that
-  const client = new PGlite({ dataDir: dir, extensions: { pg_trgm } });
+  // the migrations create pg_trgm and unaccent; PGlite must have their bundles loaded to allow that
+  const client = new PGlite({ dataDir: dir, extensions: { pg_trgm, unaccent } });
   await client.waitReady;
   const db = drizzle(client, { schema }) as unknown as Db;
   await migrate(drizzle(client), { migrationsFolder });

@@ -60,8 +60,6 @@ export const tickets = pgTable(
     ),
     index("tickets_company_updated_idx").on(t.companyId, t.updatedAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("tickets_company_contact_idx").on(t.companyId, t.contactId),
-    // the list's search (core §7 searchParam) matches inside the last message
-    index("tickets_last_message_trgm_idx").using("gin", t.lastMessage.op("gin_trgm_ops")),
   ],
 );
 

@@ -3,7 +3,7 @@ import { type SQL, and, asc, count, eq, gte, inArray, isNull, lt, or, sql } from
 import type { z } from "zod";
 import { toCount } from "../../db/client.js";
 import type { Scoped } from "../../db/scoped.js";
-import { contacts, queues, ticketCounts, tickets, ticketTags } from "../../db/schema/index.js";
+import { contacts, messages, queues, ticketCounts, tickets, ticketTags } from "../../db/schema/index.js";
 import { AppError } from "../../lib/app-error.js";
 import { escapeLike } from "../../lib/like.js";
 import { canSeeTicket, visibleTickets } from "../../policies/tickets.js";
@@ -21,11 +21,37 @@ const dayRange = (column: typeof tickets.createdAt | typeof tickets.updatedAt, d
 };
 
 /**
- * Contact name, number digits or last message contain the text. Written as a union of two indexed
- * lookups (trigram indexes on contacts and on the last message): an OR across the two tables would
- * read every ticket.
+ * Matching messages past which a search is "common" (see searchCondition). Below it the matches are
+ * few enough to collect; above it, the newest tickets are likely to hold one, and checking them one by
+ * one in the list's order finds a page long before collecting every match would end.
  */
-function searchCondition(q: Scoped, search: string): SQL | undefined {
+export const SEARCH_PROBE = 400;
+export type SearchStrategy = "collect" | "walk";
+
+/**
+ * A message matches by its words (Spanish and Portuguese stems, accents ignored: "reembolsos" finds
+ * "Reembolsó") or by the beginnings of the words typed ("reemb", "447"). Deleted messages never do.
+ * The stored vector and its GIN index (migration 0011) answer both.
+ */
+const messageMatches = (search: string) => sql`not m.is_deleted and m.search @@ charla_search_query(${search})`;
+
+/** How many messages of the company match, counted up to SEARCH_PROBE (an index lookup): decides the strategy. */
+export async function searchStrategyFor(q: Scoped, search: string): Promise<SearchStrategy> {
+  const [{ n }] = await q.db.select({ n: sql<number>`count(*)::int` }).from(
+    sql`(select 1 from ${messages} m where m.company_id = ${q.companyId} and ${messageMatches(search)}
+        limit ${SEARCH_PROBE}) as probe`,
+  );
+  return toCount(n) < SEARCH_PROBE ? "collect" : "walk";
+}
+
+/**
+ * The contact's name or number digits contain the text (trigram indexes), or any message of the
+ * ticket matches.
+ * "collect": the matching tickets are gathered from the indexes (few matches). "walk": each ticket the
+ * list reaches, newest first, is checked through its own messages (many matches: a page is found in
+ * a few dozen tickets, where collecting would read every match).
+ */
+function searchCondition(q: Scoped, search: string, strategy: SearchStrategy): SQL | undefined {
   if (!search) return undefined;
   const text = `%${escapeLike(search)}%`;
   // digits are looked up in numbers only when the text is a phone number, not "Cliente 42"
@@ -33,11 +59,18 @@ function searchCondition(q: Scoped, search: string): SQL | undefined {
   const contactMatch = digits
     ? sql`(${contacts.name} ilike ${text} or ${contacts.number} like ${`%${digits}%`})`
     : sql`${contacts.name} ilike ${text}`;
+  const matchingContacts = sql`select ${contacts.id} from ${contacts} where ${contacts.companyId} = ${q.companyId} and ${contactMatch}`;
+  if (strategy === "walk") {
+    // "offset 0" keeps the check per ticket: without it the planner turns it into a hash of every
+    // match, built before the first row, which is the cost the walk is there to avoid
+    return sql`(${tickets.contactId} in (${matchingContacts}) or exists (
+      select 1 from ${messages} m where m.company_id = ${q.companyId} and m.ticket_id = ${tickets.id}
+        and ${messageMatches(search)} offset 0))`;
+  }
   return sql`${tickets.id} in (
-    select t.id from ${tickets} t where t.company_id = ${q.companyId} and t.contact_id in (
-      select ${contacts.id} from ${contacts} where ${contacts.companyId} = ${q.companyId} and ${contactMatch})
+    select t.id from ${tickets} t where t.company_id = ${q.companyId} and t.contact_id in (${matchingContacts})
     union
-    select t.id from ${tickets} t where t.company_id = ${q.companyId} and t.last_message ilike ${text})`;
+    select m.ticket_id from ${messages} m where m.company_id = ${q.companyId} and ${messageMatches(search)})`;
 }
 
 /** Tickets carrying every one of the tags. */
@@ -76,18 +109,18 @@ function placementConditions(viewer: Viewer, f: ListQuery): (SQL | undefined)[] 
 }
 
 /** The filters that need the tickets themselves (tags, unread, dates, search). */
-function contentConditions(q: Scoped, f: ListQuery): SQL[] {
+function contentConditions(q: Scoped, f: ListQuery, strategy: SearchStrategy = "collect"): SQL[] {
   return [
     tagsCondition(q, f.tags ?? []),
     f.withUnreadMessages ? sql`${tickets.unreadMessages} > 0` : undefined,
     f.date ? dayRange(tickets.createdAt, f.date) : undefined,
     f.updatedAt ? dayRange(tickets.updatedAt, f.updatedAt) : undefined,
-    searchCondition(q, f.searchParam),
+    searchCondition(q, f.searchParam, strategy),
   ].filter((c): c is SQL => c !== undefined);
 }
 
-export function listConditions(q: Scoped, viewer: Viewer, f: ListQuery): SQL {
-  return q.tickets.where(...placementConditions(viewer, f), ...contentConditions(q, f));
+export function listConditions(q: Scoped, viewer: Viewer, f: ListQuery, strategy: SearchStrategy = "collect"): SQL {
+  return q.tickets.where(...placementConditions(viewer, f), ...contentConditions(q, f, strategy));
 }
 
 /**
@@ -119,14 +152,30 @@ export async function filterQueues(q: Scoped, viewer: Viewer): Promise<QueueRef[
     .orderBy(asc(queues.orderQueue), asc(queues.name));
 }
 
-export async function pageTickets(q: Scoped, viewer: Viewer, f: ListQuery) {
-  const where = listConditions(q, viewer, f);
+/**
+ * A page of the list. Its count is exact (from the counters, or counted) except for a search, which
+ * would have to read every match to count it: there it is a lower bound, the tickets up to this page
+ * plus one when more follow (the search tab shows no count; hasMore is exact).
+ */
+export async function pageTickets(q: Scoped, viewer: Viewer, f: ListQuery, forced?: SearchStrategy) {
   const size = Limits.ticketsPageSize;
   const offset = (f.pageNumber - 1) * size;
+  const queuesOf = () => (f.pageNumber === 1 ? filterQueues(q, viewer) : Promise.resolve([]));
+  if (f.searchParam) {
+    const strategy = forced ?? (await searchStrategyFor(q, f.searchParam));
+    const [found, userQueues] = await Promise.all([
+      pageTicketViews(q, listConditions(q, viewer, f, strategy), size + 1, offset),
+      queuesOf(),
+    ]);
+    const hasMore = found.length > size;
+    const views = found.slice(0, size);
+    return { tickets: views, count: offset + views.length + (hasMore ? 1 : 0), hasMore, userQueues };
+  }
+  const where = listConditions(q, viewer, f);
   const [views, total, userQueues] = await Promise.all([
     pageTicketViews(q, where, size, offset),
     countTickets(q, viewer, f, where),
-    f.pageNumber === 1 ? filterQueues(q, viewer) : Promise.resolve([]),
+    queuesOf(),
   ]);
   return { tickets: views, count: total, hasMore: total > offset + views.length, userQueues };
 }

@@ -7,6 +7,7 @@ import {
   addUserQueue,
   buildCompany,
   buildContact,
+  buildMessage,
   buildQueue,
   buildTag,
   buildTicket,
@@ -97,6 +98,7 @@ describe("#tickets visibility (core §6)", () => {
     const maria = await buildContact(t.app, w.c.id, { name: "María Búsqueda", number: "5491155550000" });
     const a = await w.ticket({ queueId: w.sales.id, unreadMessages: 2, lastMessage: "quiero un presupuesto" });
     const b = await w.ticket({ queueId: w.support.id, contactId: maria.id });
+    await buildMessage(t.app, a, { body: "quiero un presupuesto" });
     const sync = (ticketId: number, tags: number[]) =>
       call(w.admin, "POST", "/tags/sync", { ticketId, tags: tags.map((id) => ({ id })) });
     expect((await sync(a.id, [tag1.id, tag2.id])).statusCode).toBe(200);
