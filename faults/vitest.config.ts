@@ -9,6 +9,7 @@ export default defineConfig({
   test: {
     include: ["**/*.fault.ts"],
     globalSetup: ["support/global-setup.ts"],
+    // a file should take a minute or two; the margin is for a 2-core machine that is busy with other work
     testTimeout: 300_000,
     hookTimeout: 120_000,
     pool: "forks",
