@@ -1,12 +1,27 @@
-import { Events } from "@charla/contracts";
-import { and, eq, isNull } from "drizzle-orm";
+import { type AppMessageEvent, Events } from "@charla/contracts";
+import { and, asc, eq, isNull } from "drizzle-orm";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { InboundMessage } from "../channels/driver.js";
 import { Sessions } from "../channels/sessions.js";
 import type { SimulatorDriver } from "../channels/simulator/driver.js";
-import { contacts, messages, settings, tickets, ticketTracking } from "../db/schema/index.js";
+import { scoped } from "../db/scoped.js";
+import { contacts, messages, settings, ticketTags, tickets, ticketTracking } from "../db/schema/index.js";
+import { presentMessages } from "../modules/messages/presenter.js";
+import { presentTickets } from "../modules/tickets/presenter.js";
+import { ticketAudience } from "../policies/tickets.js";
 import { type TestApp, getTestApp } from "../test/app.js";
-import { buildCompany, buildQueue, buildUser, buildWhatsapp, setUserFlag } from "../test/factories.js";
+import {
+  addUserQueue,
+  buildCompany,
+  buildContact,
+  buildQueue,
+  buildTag,
+  buildTicket,
+  buildUser,
+  buildWhatsapp,
+  setUserFlag,
+} from "../test/factories.js";
 import { uid } from "../test/http.js";
 import { handleInbound } from "./inbound.js";
 
@@ -173,6 +188,150 @@ describe("inbound pipeline", () => {
     expect(row.quotedMsgId).toBe(quoted.id);
     expect(await handleInbound(t.app.charla, source, msg({ ignorable: true }))).toEqual({ stored: false, reason: "ignorable" });
   });
+});
+
+describe("inbound pipeline with many messages at once", () => {
+  it("stores each contact's messages once and in order, with exact counters and each event telling the ticket as stored", async () => {
+    const { c, source } = await setup();
+    const queue = await buildQueue(t.app, c.id);
+    const agent = await buildUser(t.app, c.id, { profile: "user" });
+    await addUserQueue(t.app, c.id, agent.id, queue.id);
+    const tag = await buildTag(t.app, c.id);
+    // known contacts with live tickets: assigned with a tag, pending in the queue, pending without a queue
+    const known = await Promise.all([0, 1, 2].map(() => buildContact(t.app, c.id)));
+    const live = [
+      await buildTicket(t.app, c.id, {
+        contactId: known[0].id,
+        whatsappId: source.whatsappId,
+        status: "open",
+        userId: agent.id,
+        queueId: queue.id,
+        unreadMessages: 3,
+      }),
+      await buildTicket(t.app, c.id, { contactId: known[1].id, whatsappId: source.whatsappId, queueId: queue.id }),
+      await buildTicket(t.app, c.id, { contactId: known[2].id, whatsappId: source.whatsappId }),
+    ];
+    await db().insert(ticketTags).values({ companyId: c.id, ticketId: live[0].id, tagId: tag.id });
+    const fresh = [number(), number(), number()];
+    const sends: InboundMessage[] = [];
+    for (let round = 0; round < 3; round++) {
+      for (const k of known) sends.push(msg({ number: k.number, body: `de ${k.number} nº ${round}` }));
+      for (const n of fresh) sends.push(msg({ number: n, name: `Nuevo ${n}`, body: `de ${n} nº ${round}` }));
+    }
+    const replay = sends[4];
+    const before = sent.length;
+    const results = await Promise.all([...sends, replay].map((m) => handleInbound(t.app.charla, source, m)));
+    expect(results.filter((r) => r.stored)).toHaveLength(sends.length);
+    expect(results.filter((r) => !r.stored)).toEqual([{ stored: false, reason: "duplicate" }]);
+
+    const q = scoped(db(), c.id);
+    for (const [i, k] of known.entries()) {
+      const [ticket] = await ticketsOf(k.id);
+      expect(ticket).toMatchObject({
+        id: live[i].id,
+        unreadMessages: live[i].unreadMessages + 3,
+        lastMessage: `de ${k.number} nº 2`,
+      });
+      const rows = await db().select().from(messages).where(eq(messages.ticketId, ticket.id)).orderBy(asc(messages.id));
+      expect(rows.map((r) => r.body)).toEqual([0, 1, 2].map((round) => `de ${k.number} nº ${round}`));
+    }
+    for (const n of fresh) {
+      const found = await db()
+        .select()
+        .from(contacts)
+        .where(and(eq(contacts.companyId, c.id), eq(contacts.number, n)));
+      expect(found).toHaveLength(1);
+      expect(found[0].name).toBe(`Nuevo ${n}`);
+      const list = await ticketsOf(found[0].id);
+      expect(list).toHaveLength(1);
+      expect(list[0]).toMatchObject({ status: "pending", unreadMessages: 3, lastMessage: `de ${n} nº 2` });
+      expect(await db().select().from(ticketTracking).where(eq(ticketTracking.ticketId, list[0].id))).toHaveLength(1);
+    }
+
+    // one appMessage a stored message, after its ticket update, to the ticket's audience, with the views the API gives
+    const events = sent.slice(before).filter((e) => e.cid === c.id);
+    const created = events
+      .filter((e) => e.event === Events.appMessage(c.id))
+      .map((e) => e as typeof e & { payload: AppMessageEvent });
+    expect(created).toHaveLength(sends.length);
+    expect(events.filter((e) => e.event === Events.ticket(c.id))).toHaveLength(sends.length);
+    const last = created.filter((e) => e.payload.ticket.id === live[0].id).at(-1);
+    const [row0] = await db().select().from(tickets).where(eq(tickets.id, live[0].id));
+    expect(last?.payload.ticket).toEqual((await presentTickets(q, [row0]))[0]);
+    expect(last?.payload.ticket.tags).toEqual([{ id: tag.id, name: tag.name, color: tag.color }]);
+    const [stored] = await db()
+      .select()
+      .from(messages)
+      .where(eq(messages.id, last?.payload.message.id ?? 0));
+    expect(last?.payload.message).toEqual((await presentMessages(q, [stored]))[0]);
+    for (const e of created) {
+      const [row] = await db().select().from(tickets).where(eq(tickets.id, e.payload.ticket.id));
+      expect([...e.uids].sort()).toEqual([...(await ticketAudience(q, row))].sort());
+    }
+    expect(created.find((e) => e.payload.ticket.id === live[0].id)?.uids).toContain(agent.id);
+    expect(created.find((e) => e.payload.ticket.id === live[1].id)?.uids).toContain(agent.id);
+    expect(created.find((e) => e.payload.ticket.id === live[2].id)?.uids).not.toContain(agent.id);
+  });
+
+  it("links a reply to the message it quotes and tells the quote in the event", async () => {
+    const { c, source } = await setup();
+    const n = number();
+    const first = msg({ number: n, body: "¿Tienen stock?" });
+    await handleInbound(t.app.charla, source, first);
+    const before = sent.length;
+    const reply = msg({ number: n, body: "Respondo esto", quotedChannelId: first.channelId });
+    await handleInbound(t.app.charla, source, reply);
+    const [quoted] = await db().select().from(messages).where(eq(messages.channelId, first.channelId));
+    const event = sent.slice(before).find((e) => e.cid === c.id && e.event === Events.appMessage(c.id));
+    expect(event).toBeDefined();
+    expect((event?.payload as AppMessageEvent | undefined)?.message.quotedMsg).toEqual({
+      id: quoted.id,
+      body: "¿Tienen stock?",
+      fromMe: false,
+      mediaType: "chat",
+    });
+  });
+
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    "reopens the ticket an agent closes while the message is being written, as if the message came just after",
+    async () => {
+      const { c, source } = await setup();
+      const queue = await buildQueue(t.app, c.id);
+      const contact = await buildContact(t.app, c.id);
+      const ticket = await buildTicket(t.app, c.id, {
+        contactId: contact.id,
+        whatsappId: source.whatsappId,
+        status: "open",
+        userId: c.admin.id,
+        queueId: queue.id,
+      });
+      const agentSide = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await agentSide.connect();
+      try {
+        // the agent's close holds the ticket's row until it commits
+        await agentSide.query("begin");
+        await agentSide.query("update tickets set status = 'closed', unread_messages = 0 where id = $1", [ticket.id]);
+        await agentSide.query("update ticket_tracking set finished_at = now() where ticket_id = $1", [ticket.id]);
+        const writing = handleInbound(t.app.charla, source, msg({ number: contact.number, body: "Una cosa más" }));
+        await new Promise((r) => setTimeout(r, 300));
+        await agentSide.query("commit");
+        const res = await writing;
+        expect(res).toMatchObject({ stored: true, ticketId: ticket.id });
+      } finally {
+        await agentSide.end();
+      }
+      const [after] = await ticketsOf(contact.id);
+      expect(after).toMatchObject({ id: ticket.id, status: "pending", userId: null, queueId: null, unreadMessages: 1 });
+      expect(after.lastMessage).toBe("Una cosa más");
+      expect(await db().select().from(ticketTracking).where(eq(ticketTracking.ticketId, ticket.id))).toHaveLength(2);
+      const event = sent.filter((e) => e.cid === c.id && e.event === Events.appMessage(c.id)).at(-1);
+      expect((event?.payload as AppMessageEvent | undefined)?.ticket).toMatchObject({
+        id: ticket.id,
+        status: "pending",
+        userId: null,
+      });
+    },
+  );
 });
 
 describe("simulator driver", () => {

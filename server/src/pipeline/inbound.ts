@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { Ack, Events, storableText } from "@charla/contracts";
+import { Ack, Events, type MessageView, type TicketView, storableText } from "@charla/contracts";
 import { and, eq, sql } from "drizzle-orm";
 import type { InboundMessage } from "../channels/driver.js";
 import type { Services } from "../context.js";
@@ -12,7 +12,13 @@ import { presentTickets } from "../modules/tickets/presenter.js";
 import { ticketAudience } from "../policies/tickets.js";
 import { upsertContact } from "./contact.js";
 import { extensionOf, summary } from "./media.js";
-import { ticketForInbound } from "./ticket.js";
+import { KeyedQueue } from "./order.js";
+import { reopenTicket, ticketForInbound } from "./ticket.js";
+import { audienceOf, messageViewOf, ticketViewOf } from "./views.js";
+import { type WrittenRow, writerFor } from "./writer.js";
+
+type TicketRow = typeof tickets.$inferSelect;
+type MessageRow = typeof messages.$inferSelect;
 
 export type InboundSource = { companyId: number; whatsappId: number };
 export type InboundResult =
@@ -29,25 +35,125 @@ export const afterInboundHooks: AfterInbound[] = [];
 
 class Duplicate extends Error {}
 
+/** What the broadcast says, and to whom. */
+type Delivery = {
+  ticketId: number;
+  messageId: number;
+  created: boolean;
+  ticket: TicketView;
+  message: MessageView;
+  audience: number[];
+};
+
+const ordering = new WeakMap<Services, KeyedQueue>();
+const orderOf = (s: Services) => {
+  let q = ordering.get(s);
+  if (!q) {
+    q = new KeyedQueue();
+    ordering.set(s, q);
+  }
+  return q;
+};
+
 /**
  * A message from a channel, in order (behaviours: inbound path): drop what is not a conversation →
  * groups per CheckMsgIsGroup → contact → ticket → store once per (connection, channel id) → ticket
  * counters → commit → broadcast → hooks. A replayed event changes nothing.
+ *
+ * One contact's messages go one at a time, in the order they came; different contacts' at once, and
+ * those that meet in the writer share a statement (writer.ts). The cases the statement leaves to rules
+ * it does not know (a returning contact's closed ticket) take the transactional path.
  */
 export async function handleInbound(s: Services, source: InboundSource, input: InboundMessage): Promise<InboundResult> {
   const msg = storableInbound(input);
   if (msg.ignorable || !msg.number) return { stored: false, reason: "ignorable" };
-  const base = scoped(s.db, source.companyId);
-  if (msg.isGroup && (await settingValue(base, "CheckMsgIsGroup")) === "enabled")
+  if (msg.isGroup && (await settingValue(scoped(s.db, source.companyId), "CheckMsgIsGroup")) === "enabled")
     return { stored: false, reason: "group-ignored" };
-  if (await alreadyStored(s, source, msg.channelId)) return { stored: false, reason: "duplicate" };
+  return orderOf(s).run(`${source.companyId}:${source.whatsappId}:${msg.number}`, () => ingest(s, source, msg));
+}
 
+async function ingest(s: Services, source: InboundSource, msg: InboundMessage): Promise<InboundResult> {
+  // a replayed media event is known before its file is written again
+  if (msg.media && (await alreadyStored(s, source, msg.channelId))) return { stored: false, reason: "duplicate" };
   const mediaPath = msg.media
     ? await s.storage.write(source.companyId, `media/${randomUUID()}${extensionOf(msg.media)}`, msg.media.data)
     : null;
-  let result: Extract<InboundResult, { stored: true }>;
+  let delivery: Delivery | null;
   try {
-    result = await withTransaction(s.db, async (tx, afterCommit) => {
+    const written = await writerFor(s, source.companyId, source.whatsappId).write({ msg, mediaPath });
+    if (written.outcome === "stored") delivery = await fromStatement(s, source, msg, written.row, written.created);
+    else if (written.outcome === "duplicate") delivery = null;
+    else delivery = await storeInTransaction(s, source, msg, mediaPath);
+  } catch (err) {
+    // nothing was committed: the file has no row to belong to
+    if (mediaPath) await s.storage.remove(source.companyId, mediaPath);
+    throw err;
+  }
+  if (!delivery) {
+    if (mediaPath) await s.storage.remove(source.companyId, mediaPath);
+    return { stored: false, reason: "duplicate" };
+  }
+  broadcast(s, source.companyId, delivery);
+  // the message is stored whatever a hook does; a failing hook is logged, not redelivered
+  for (const hook of afterInboundHooks) {
+    try {
+      await hook(s, source, { ticketId: delivery.ticketId, messageId: delivery.messageId, msg });
+    } catch (err) {
+      s.log.error({ err, ticketId: delivery.ticketId }, "after-inbound hook failed");
+    }
+  }
+  return { stored: true, ticketId: delivery.ticketId, messageId: delivery.messageId, created: delivery.created };
+}
+
+/** The ticket and the message as the statement wrote them, and who may see them. */
+async function fromStatement(
+  s: Services,
+  source: InboundSource,
+  msg: InboundMessage,
+  row: WrittenRow,
+  created: boolean,
+): Promise<Delivery> {
+  const message = messageViewOf(row, source.companyId, source.whatsappId);
+  // an agent closed the ticket between the statement's look and its write: the message is on it, and a
+  // customer writing to a ticket closed moments ago reopens it, as if it had come a moment later
+  if (row.t_status === "closed" && !msg.fromMe) {
+    const reopened = await reopenAfterRace(s, source, row.t_id);
+    if (reopened) return { ticketId: row.t_id, messageId: message.id, created, message, ...reopened };
+  }
+  return { ticketId: row.t_id, messageId: message.id, created, ticket: ticketViewOf(row), message, audience: audienceOf(row) };
+}
+
+async function reopenAfterRace(s: Services, source: InboundSource, ticketId: number) {
+  const reopened = await withTransaction(s.db, async (tx) => {
+    const q = scoped(tx, source.companyId);
+    const ticket = await q.tickets.lockById(ticketId);
+    if (ticket?.status !== "closed") return null;
+    return reopenTicket(q, ticket.id, source.whatsappId);
+  });
+  return reopened ? present(s, source.companyId, reopened) : null;
+}
+
+/** A ticket's view and audience, read on the pool after its change is committed. */
+async function present(s: Services, companyId: number, ticket: TicketRow) {
+  const q = scoped(s.db, companyId);
+  const [[view], audience] = await Promise.all([presentTickets(q, [ticket]), ticketAudience(q, ticket)]);
+  return { ticket: view, audience };
+}
+
+/**
+ * The rules the statement leaves out, in a transaction of a few statements one after the other:
+ * the contact (created or renamed in one upsert), the ticket (live, reopened within 2 h, or new), the
+ * message (once per channel id), the counters. Views and audience are read after the commit.
+ */
+async function storeInTransaction(
+  s: Services,
+  source: InboundSource,
+  msg: InboundMessage,
+  mediaPath: string | null,
+): Promise<Delivery | null> {
+  let written: { ticket: TicketRow; stored: MessageRow; created: boolean };
+  try {
+    written = await withTransaction(s.db, async (tx) => {
       const q = scoped(tx, source.companyId);
       const contact = await upsertContact(q, source.whatsappId, msg);
       const { ticket, created } = await ticketForInbound(q, contact, source.whatsappId, msg.fromMe);
@@ -63,7 +169,6 @@ export async function handleInbound(s: Services, source: InboundSource, input: I
           body: msg.body,
           fromMe: msg.fromMe,
           read: msg.fromMe,
-          // sent from the phone itself: it reached WhatsApp's server; received messages carry no ack of ours
           ack: msg.fromMe ? Ack.server : Ack.queued,
           mediaType: msg.mediaType,
           mediaPath,
@@ -86,31 +191,30 @@ export async function handleInbound(s: Services, source: InboundSource, input: I
         })
         .where(q.tickets.where(eq(tickets.id, ticket.id)))
         .returning();
-      const [ticketView] = await presentTickets(q, [updated]);
-      const [messageView] = await presentMessages(q, [stored]);
-      const audience = await ticketAudience(q, updated);
-      afterCommit(() => {
-        const to = s.realtime.toUsers(source.companyId, audience);
-        to.emit(Events.ticket(source.companyId), { action: "update", ticket: ticketView });
-        to.emit(Events.appMessage(source.companyId), { action: "create", message: messageView, ticket: ticketView });
-      });
-      return { stored: true as const, ticketId: ticket.id, messageId: stored.id, created };
+      return { ticket: updated, stored, created };
     });
   } catch (err) {
-    // nothing was committed: the file has no row to belong to
-    if (mediaPath) await s.storage.remove(source.companyId, mediaPath);
-    if (err instanceof Duplicate) return { stored: false, reason: "duplicate" };
+    if (err instanceof Duplicate) return null;
     throw err;
   }
-  // the message is stored whatever a hook does; a failing hook is logged, not redelivered
-  for (const hook of afterInboundHooks) {
-    try {
-      await hook(s, source, { ticketId: result.ticketId, messageId: result.messageId, msg });
-    } catch (err) {
-      s.log.error({ err, ticketId: result.ticketId }, "after-inbound hook failed");
-    }
+  const q = scoped(s.db, source.companyId);
+  const [{ ticket, audience }, [message]] = await Promise.all([
+    present(s, source.companyId, written.ticket),
+    presentMessages(q, [written.stored]),
+  ]);
+  return { ticketId: written.ticket.id, messageId: written.stored.id, created: written.created, ticket, message, audience };
+}
+
+/** After the commit: the ticket's new state and the message, to the users who may see the ticket. */
+function broadcast(s: Services, companyId: number, d: Delivery) {
+  try {
+    const to = s.realtime.toUsers(companyId, d.audience);
+    to.emit(Events.ticket(companyId), { action: "update", ticket: d.ticket });
+    to.emit(Events.appMessage(companyId), { action: "create", message: d.message, ticket: d.ticket });
+  } catch (err) {
+    // a failed broadcast must not turn a stored message into a failed event (the driver would redeliver it)
+    s.log.warn({ err, ticketId: d.ticketId }, "inbound broadcast failed");
   }
-  return result;
 }
 
 /** Any driver's texts without what PostgreSQL cannot store (a NUL from a phone is dropped, not a failed message). */

@@ -41,11 +41,7 @@ export async function ticketForInbound(
     .limit(1)
     .for("update");
   if (recent && fromMe) return { ticket: recent, created: false, reopened: false };
-  if (recent) {
-    const reopened = await q.tickets.update(recent.id, { status: "pending", userId: null, queueId: null, chatbot: false });
-    await startEpisode(q, recent.id, whatsappId);
-    return { ticket: reopened as TicketRow, created: false, reopened: true };
-  }
+  if (recent) return { ticket: await reopenTicket(q, recent.id, whatsappId), created: false, reopened: true };
 
   // the partial unique index allows one live ticket per contact and connection: a concurrent
   // message that created it first wins, and this one joins its ticket
@@ -61,6 +57,13 @@ export async function ticketForInbound(
   const raced = await findLive(q, contact.id, whatsappId);
   if (!raced) throw new Error("live ticket vanished during inbound");
   return { ticket: raced, created: false, reopened: false };
+}
+
+/** A closed ticket back to pending for whoever takes it (user and queue cleared), with a new tracking episode. */
+export async function reopenTicket(q: Scoped, ticketId: number, whatsappId: number): Promise<TicketRow> {
+  const reopened = await q.tickets.update(ticketId, { status: "pending", userId: null, queueId: null, chatbot: false });
+  await startEpisode(q, ticketId, whatsappId);
+  return reopened as TicketRow;
 }
 
 async function findLive(q: Scoped, contactId: number, whatsappId: number) {

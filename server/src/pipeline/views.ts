@@ -1,0 +1,91 @@
+import type { TicketStatus, TicketView } from "@charla/contracts";
+import type { messages } from "../db/schema/index.js";
+import { presentMessage } from "../modules/messages/presenter.js";
+import { canSeeTicket } from "../policies/tickets.js";
+import type { WrittenRow } from "./writer.js";
+
+type MessageRow = typeof messages.$inferSelect;
+
+/**
+ * The ticket as the list presents it (modules/tickets/presenter.ts gives the same shape from its own
+ * query), from the row and relations the inbound statement returned.
+ */
+export function ticketViewOf(r: WrittenRow): TicketView {
+  return {
+    id: r.t_id,
+    uuid: r.t_uuid,
+    status: r.t_status as TicketStatus,
+    contactId: r.t_contact_id,
+    contact: {
+      id: r.t_contact_id,
+      name: r.c_name ?? "",
+      number: r.c_number ?? "",
+      profilePicUrl: r.c_profile_pic_url ?? "",
+      isGroup: r.c_is_group ?? false,
+    },
+    whatsappId: r.t_whatsapp_id,
+    whatsapp: r.t_whatsapp_id !== null && r.w_name !== null ? { id: r.t_whatsapp_id, name: r.w_name } : null,
+    queueId: r.t_queue_id,
+    queue: r.t_queue_id !== null && r.q_name !== null ? { id: r.t_queue_id, name: r.q_name, color: r.q_color ?? "" } : null,
+    userId: r.t_user_id,
+    user: r.t_user_id !== null && r.u_name !== null ? { id: r.t_user_id, name: r.u_name } : null,
+    tags: r.tags,
+    lastMessage: r.t_last_message,
+    unreadMessages: r.t_unread_messages,
+    isGroup: r.t_is_group,
+    chatbot: r.t_chatbot,
+    useIntegration: r.t_use_integration,
+    promptId: r.t_prompt_id,
+    integrationId: r.t_integration_id,
+    createdAt: r.t_created_at.toISOString(),
+    updatedAt: r.t_updated_at.toISOString(),
+  };
+}
+
+/** The stored message as a row of the messages table (what the message presenter takes). */
+export function messageRowOf(r: WrittenRow, companyId: number, whatsappId: number): MessageRow {
+  return {
+    id: Number(r.m_id),
+    companyId,
+    ticketId: r.t_id,
+    contactId: r.m_contact_id,
+    whatsappId,
+    channelId: r.m_channel_id,
+    body: r.m_body,
+    fromMe: r.m_from_me,
+    read: r.m_read,
+    ack: r.m_ack,
+    ackError: r.m_ack_error,
+    mediaType: r.m_media_type,
+    mediaPath: r.m_media_path,
+    mediaName: r.m_media_name,
+    quotedMsgId: r.m_quoted_msg_id,
+    isDeleted: r.m_is_deleted,
+    isEdited: r.m_is_edited,
+    participant: r.m_participant,
+    participantName: r.m_participant_name,
+    isAutomatic: r.m_is_automatic,
+    userId: r.m_user_id,
+    // the driver's payload is not part of any view, and inbound rows carry none
+    data: null,
+    clientId: null,
+    createdAt: r.m_created_at,
+    updatedAt: r.m_updated_at,
+  };
+}
+
+export function messageViewOf(r: WrittenRow, companyId: number, whatsappId: number) {
+  const quoted =
+    r.m_quoted_msg_id !== null && r.qm_body !== null
+      ? { id: r.m_quoted_msg_id, body: r.qm_body, fromMe: r.qm_from_me ?? false, mediaType: r.qm_media_type ?? "chat" }
+      : null;
+  return presentMessage(messageRowOf(r, companyId, whatsappId), quoted as MessageRow | null);
+}
+
+/** The users who may see the ticket: the statement narrowed the candidates, the policy decides (as ticketAudience does). */
+export function audienceOf(r: WrittenRow): number[] {
+  const facts = { userId: r.t_user_id, queueId: r.t_queue_id, status: r.t_status };
+  return r.candidates
+    .filter((u) => canSeeTicket({ ...u, queueIds: u.inQueue && r.t_queue_id !== null ? [r.t_queue_id] : [] }, facts))
+    .map((u) => u.id);
+}
