@@ -3,22 +3,26 @@
 // TPC-B at the same client counts). Seeds with bench/seed-inbox.mjs (or reuses its database), starts the built
 // server on it and loads it from this process over keep-alive HTTP to 127.0.0.1 only, bounded by time and count.
 //
-// Usage: npm run build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:inbox -- [--quick] [--reuse] [--keep]
+// Usage: npm run build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:inbox -- [--quick] [--reuse] [--keep] [--db charla_bench_x]
 //   --quick  2k contacts / 10k tickets / 100k messages, 3 s a figure (development and CI smoke)
 //   --reuse  use the database a previous run seeded (charla_bench_inbox or charla_bench_inbox_quick)
 //   --keep   leave the pgbench scratch database in place
+//   --db     seed (or with --reuse take) this database instead (a name charla_bench_*)
 // The role of DATABASE_URL (or TEST_DATABASE_URL) must be allowed to create databases.
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import http from "node:http";
 import { createRequire } from "node:module";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
+import { ingestRows, runIngest } from "./ingest.mjs";
 import { ADMIN_EMAIL, PASSWORD, adminUrlFromEnv, dbUrl, describeSeeded, seedInbox, startServer } from "./seed-inbox.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
+const execFileAsync = promisify(execFile);
 const serverRequire = createRequire(join(root, "server/package.json"));
 
 /** The reference: the smallest honest API over the same data, one indexed 40-row SELECT a request. */
@@ -28,7 +32,13 @@ const BARE_SQL = `select id, uuid, status, contact_id, whatsapp_id, queue_id, us
 
 function parseArgs() {
   const args = process.argv.slice(2);
-  return { quick: args.includes("--quick"), reuse: args.includes("--reuse"), keep: args.includes("--keep") };
+  const db = args.indexOf("--db");
+  return {
+    quick: args.includes("--quick"),
+    reuse: args.includes("--reuse"),
+    keep: args.includes("--keep"),
+    db: db >= 0 ? args[db + 1] : null,
+  };
 }
 
 /**
@@ -117,8 +127,12 @@ function findPgbench() {
   return null;
 }
 
-/** pgbench TPC-B on a scratch database of its own: tps at each client count. */
-async function runPgbench(adminUrl, clientsList, seconds, keep, log) {
+/**
+ * pgbench TPC-B on a scratch database of its own (`pgbench -i -s 10`), ready to run at any client count:
+ * `run(clients)` answers its TPS. Null when pgbench is not installed. `close()` drops the database (unless keep).
+ * Runs without blocking this process, so an in-process server beside it keeps its timers.
+ */
+export async function pgbenchReference(adminUrl, seconds, keep, log) {
   const bin = findPgbench();
   if (!bin) return null;
   const pg = serverRequire("pg");
@@ -130,26 +144,32 @@ async function runPgbench(adminUrl, clientsList, seconds, keep, log) {
   const u = dbUrl(adminUrl, name);
   const conn = ["-h", u.hostname, "-p", u.port || "5432", "-U", decodeURIComponent(u.username || "postgres")];
   const env = { ...process.env, PGPASSWORD: decodeURIComponent(u.password || "") };
-  try {
-    const t0 = performance.now();
-    execFileSync(bin, ["-i", "-s", "10", "-q", ...conn, name], { env, stdio: "pipe" });
-    log(`  pgbench -i -s 10: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    const tps = {};
-    for (const c of clientsList) {
-      const out = execFileSync(
-        bin,
-        ["-c", String(c), "-j", String(Math.min(c, Math.max(2, cpus().length))), "-T", String(seconds), ...conn, name],
-        { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
-      );
-      const m = out.match(/tps = ([\d.]+) \((?:without initial connection time|excluding connections establishing)\)/);
-      tps[c] = m ? Number(m[1]) : Number.NaN;
-      log(`  pgbench TPC-B ${String(c).padStart(2)} clients: ${tps[c].toFixed(0)} TPS`);
-    }
-    return tps;
-  } finally {
+  const close = async () => {
     if (!keep) await admin.query(`drop database if exists ${name} with (force)`);
     await admin.end();
+  };
+  try {
+    const t0 = performance.now();
+    await execFileAsync(bin, ["-i", "-s", "10", "-q", ...conn, name], { env });
+    log(`  pgbench -i -s 10: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  } catch (err) {
+    await close();
+    throw err;
   }
+  return {
+    async run(c) {
+      const { stdout } = await execFileAsync(
+        bin,
+        ["-c", String(c), "-j", String(Math.min(c, Math.max(2, cpus().length))), "-T", String(seconds), ...conn, name],
+        { env, encoding: "utf8" },
+      );
+      const m = stdout.match(/tps = ([\d.]+) \((?:without initial connection time|excluding connections establishing)\)/);
+      const tps = m ? Number(m[1]) : Number.NaN;
+      log(`  pgbench TPC-B ${String(c).padStart(2)} clients: ${tps.toFixed(0)} TPS`);
+      return tps;
+    },
+    close,
+  };
 }
 
 async function login(base, email, password) {
@@ -173,13 +193,13 @@ const rps = (x) => (Number.isFinite(x) ? Math.round(x).toLocaleString("en-US") :
 const pctOf = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${((100 * a) / b).toFixed(0)} %` : "—");
 
 async function main() {
-  const { quick, reuse, keep } = parseArgs();
+  const { quick, reuse, keep, db } = parseArgs();
   const secs = quick ? 3 : 20;
   const oneSecs = quick ? 2 : 5;
   const pgbenchSecs = quick ? 3 : 10;
   const log = (s) => console.log(s);
   const adminUrl = adminUrlFromEnv();
-  const dbName = quick ? "charla_bench_inbox_quick" : "charla_bench_inbox";
+  const dbName = db ?? (quick ? "charla_bench_inbox_quick" : "charla_bench_inbox");
   const startedAll = performance.now();
 
   log(`${reuse ? "reusing" : "seeding"} ${dbName}${quick ? " (--quick)" : ""}`);
@@ -188,7 +208,7 @@ async function main() {
 
   const results = {};
   const server = await startServer(seeded.url);
-  const worker = new Worker(fileURLToPath(import.meta.url), { workerData: { url: seeded.url.toString() } });
+  const worker = new Worker(fileURLToPath(import.meta.url), { workerData: { role: "bare", url: seeded.url.toString() } });
   let peakRss = 0;
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, procStatus(server.child.pid).rss || 0);
@@ -279,7 +299,27 @@ async function main() {
     await server.stop();
   }
 
-  results.pgbench = await runPgbench(adminUrl, [1, 8, 32], pgbenchSecs, keep, log);
+  // ingest and realtime: the built server in this process, driver events in, agents' sockets out (bench/ingest.mjs);
+  // pgbench at the same client count right after each ingest figure, so the two share the machine's moment
+  log(`ingest: ${pgbenchSecs} s at 1 / 8 / 32 senders, each followed by pgbench TPC-B; realtime to 200 sockets`);
+  const pgbench = await pgbenchReference(adminUrl, pgbenchSecs, keep, log);
+  results.pgbench = pgbench ? {} : null;
+  try {
+    results.ingest = await runIngest({
+      url: seeded.url,
+      seeded,
+      seconds: pgbenchSecs,
+      probes: quick ? 30 : 100,
+      log,
+      after: pgbench
+        ? async (n) => {
+            results.pgbench[n] = await pgbench.run(n);
+          }
+        : undefined,
+    });
+  } finally {
+    await pgbench?.close();
+  }
 
   // a figure under load beside the bare route's, and one client's median beside the bare route's
   const throughputRow = (name, run, bare, share) => [
@@ -314,14 +354,7 @@ async function main() {
       "p95 ≤ 50 ms (every message)",
       R.search10.p95 <= 50,
     ],
-    [
-      "inbound ingest, 1 / 8 / 32 senders",
-      "not measured yet",
-      pb ? `pgbench TPC-B ${rps(pb[1])} / ${rps(pb[8])} / ${rps(pb[32])} TPS` : "pgbench not found",
-      "—",
-      "≥ 50 % of pgbench at 8, 32",
-      null,
-    ],
+    ...ingestRows(R.ingest, pb),
     [
       "server RSS idle / peak",
       `${R.rssIdle.toFixed(0)} / ${R.rssPeak.toFixed(0)} MB`,
@@ -358,6 +391,10 @@ async function main() {
     console.log(`non-2xx answers: ${errors.join(", ")}`);
     process.exitCode = 1;
   }
+  if (R.ingest.lost) {
+    console.log(`ingest: ${R.ingest.lost} messages never reached the agent's socket`);
+    process.exitCode = 1;
+  }
 }
 
 /** The bare route runs in a worker thread: in-process, but not on the load generator's event loop. */
@@ -379,5 +416,6 @@ async function bareWorker() {
   });
 }
 
-if (isMainThread) await main();
-else await bareWorker();
+// bench/ingest.mjs imports pgbenchReference from here: the table runs only when this file is the one started
+if (isMainThread && process.argv[1] === fileURLToPath(import.meta.url)) await main();
+else if (!isMainThread && workerData?.role === "bare") await bareWorker();
