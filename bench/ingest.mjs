@@ -393,7 +393,7 @@ export function ingestRows(r, pgbench) {
   const rows = [
     [
       "inbound ingest, 1 / 8 / 32 senders",
-      `${rate(1)} / ${rate(8)} / ${rate(32)} msg/s (${(r.ingest[8]?.statements ?? Number.NaN).toFixed(1)} statements a message)`,
+      `${rate(1)} / ${rate(8)} / ${rate(32)} msg/s (${[1, 8, 32].map((n) => (r.ingest[n]?.statements ?? Number.NaN).toFixed(2)).join(" / ")} statements a message)`,
       pgbench ? `pgbench TPC-B ${tps(1)} / ${tps(8)} / ${tps(32)} TPS` : "pgbench not found",
       `${pct(share(1))} / ${pct(share(8))} / ${pct(share(32))}`,
       "≥ 50 % of pgbench at 8, 32",
