@@ -3,6 +3,7 @@ import { and, count, desc, eq, inArray, isNull, lte } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { RequestCtx } from "../../context.js";
 import { toCount } from "../../db/client.js";
+import { literalCount } from "../../db/prepared.js";
 import type { Scoped } from "../../db/scoped.js";
 import { messages, tickets } from "../../db/schema/index.js";
 import { visibleTickets } from "../../policies/tickets.js";
@@ -74,8 +75,8 @@ export async function messagesPage(
       .leftJoin(quoted, and(eq(quoted.id, messages.quotedMsgId), eq(quoted.companyId, q.companyId)))
       .where(where)
       .orderBy(desc(messages.createdAt), desc(messages.id))
-      .limit(size)
-      .offset(offset),
+      .limit(literalCount(size))
+      .offset(literalCount(offset)),
     q.db.select({ n: count() }).from(messages).where(where),
   ]);
   let ticketView = view;

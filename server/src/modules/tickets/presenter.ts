@@ -1,5 +1,6 @@
 import type { TagRef, TicketStatus, TicketView } from "@charla/contracts";
 import { type SQL, and, desc, eq, inArray, sql } from "drizzle-orm";
+import { literalCount } from "../../db/prepared.js";
 import type { Scoped } from "../../db/scoped.js";
 import { contacts, queues, tags, tickets, ticketTags, users, whatsapps } from "../../db/schema/index.js";
 
@@ -73,8 +74,8 @@ export async function pageTicketViews(q: Scoped, where: SQL, limit: number, offs
   const rows = await selectWithRelations(q)
     .where(where)
     .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-    .limit(limit)
-    .offset(offset);
+    .limit(literalCount(limit))
+    .offset(literalCount(offset));
   return rows.map(toView);
 }
 

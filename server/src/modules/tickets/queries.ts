@@ -39,7 +39,7 @@ const messageMatches = (search: string) => sql`not m.is_deleted and m.search @@ 
 export async function searchStrategyFor(q: Scoped, search: string): Promise<SearchStrategy> {
   const [{ n }] = await q.db.select({ n: sql<number>`count(*)::int` }).from(
     sql`(select 1 from ${messages} m where m.company_id = ${q.companyId} and ${messageMatches(search)}
-        limit ${SEARCH_PROBE}) as probe`,
+        limit ${sql.raw(String(SEARCH_PROBE))}) as probe`,
   );
   return toCount(n) < SEARCH_PROBE ? "collect" : "walk";
 }
