@@ -1,45 +1,45 @@
-import type { TicketStatus, TicketView } from "@charla/contracts";
+import type { TicketView } from "@charla/contracts";
 import type { messages } from "../db/schema/index.js";
 import { presentMessage } from "../modules/messages/presenter.js";
+import { ticketViewFrom } from "../modules/tickets/presenter.js";
 import { canSeeTicket } from "../policies/tickets.js";
 import type { WrittenRow } from "./writer.js";
 
 type MessageRow = typeof messages.$inferSelect;
 
-/**
- * The ticket as the list presents it (modules/tickets/presenter.ts gives the same shape from its own
- * query), from the row and relations the inbound statement returned.
- */
+/** The ticket as the list presents it, from the row and relations the inbound statement returned. */
 export function ticketViewOf(r: WrittenRow): TicketView {
-  return {
-    id: r.t_id,
-    uuid: r.t_uuid,
-    status: r.t_status as TicketStatus,
-    contactId: r.t_contact_id,
-    contact: {
-      id: r.t_contact_id,
-      name: r.c_name ?? "",
-      number: r.c_number ?? "",
-      profilePicUrl: r.c_profile_pic_url ?? "",
-      isGroup: r.c_is_group ?? false,
+  return ticketViewFrom(
+    {
+      id: r.t_id,
+      uuid: r.t_uuid,
+      status: r.t_status,
+      contactId: r.t_contact_id,
+      whatsappId: r.t_whatsapp_id,
+      queueId: r.t_queue_id,
+      userId: r.t_user_id,
+      lastMessage: r.t_last_message,
+      unreadMessages: r.t_unread_messages,
+      isGroup: r.t_is_group,
+      chatbot: r.t_chatbot,
+      useIntegration: r.t_use_integration,
+      promptId: r.t_prompt_id,
+      integrationId: r.t_integration_id,
+      createdAt: r.t_created_at,
+      updatedAt: r.t_updated_at,
     },
-    whatsappId: r.t_whatsapp_id,
-    whatsapp: r.t_whatsapp_id !== null && r.w_name !== null ? { id: r.t_whatsapp_id, name: r.w_name } : null,
-    queueId: r.t_queue_id,
-    queue: r.t_queue_id !== null && r.q_name !== null ? { id: r.t_queue_id, name: r.q_name, color: r.q_color ?? "" } : null,
-    userId: r.t_user_id,
-    user: r.t_user_id !== null && r.u_name !== null ? { id: r.t_user_id, name: r.u_name } : null,
-    tags: r.tags,
-    lastMessage: r.t_last_message,
-    unreadMessages: r.t_unread_messages,
-    isGroup: r.t_is_group,
-    chatbot: r.t_chatbot,
-    useIntegration: r.t_use_integration,
-    promptId: r.t_prompt_id,
-    integrationId: r.t_integration_id,
-    createdAt: r.t_created_at.toISOString(),
-    updatedAt: r.t_updated_at.toISOString(),
-  };
+    {
+      contactName: r.c_name,
+      contactNumber: r.c_number,
+      contactPicture: r.c_profile_pic_url,
+      contactIsGroup: r.c_is_group,
+      whatsappName: r.w_name,
+      queueName: r.q_name,
+      queueColor: r.q_color,
+      userName: r.u_name,
+      tags: r.tags,
+    },
+  );
 }
 
 /** The stored message as a row of the messages table (what the message presenter takes). */

@@ -36,8 +36,12 @@ function selectWithRelations(q: Scoped) {
 }
 
 type Joined = Awaited<ReturnType<ReturnType<typeof selectWithRelations>["execute"]>>[number];
+/** The ticket's columns a view shows, and its relations' (null when the relation is gone). */
+export type TicketFacts = Omit<TicketRow, "companyId">;
+export type TicketRelations = Omit<Joined, "ticket">;
 
-function toView({ ticket: t, ...r }: Joined): TicketView {
+/** The one mapping from a ticket and its relations to its view (the inbound path uses it too). */
+export function ticketViewFrom(t: TicketFacts, r: TicketRelations): TicketView {
   return {
     id: t.id,
     uuid: t.uuid,
@@ -68,6 +72,8 @@ function toView({ ticket: t, ...r }: Joined): TicketView {
     updatedAt: t.updatedAt.toISOString(),
   };
 }
+
+const toView = ({ ticket, ...relations }: Joined): TicketView => ticketViewFrom(ticket, relations);
 
 /** A page of the list, newest activity first, presented in the same statement. */
 export async function pageTicketViews(q: Scoped, where: SQL, limit: number, offset: number): Promise<TicketView[]> {
