@@ -2,7 +2,7 @@ import { z } from "zod";
 import { DateOnly, IdSchema, V, emailField, requiredName, text } from "./common.js";
 import { Limits } from "./limits.js";
 import type { PlanView } from "./plans.js";
-import type { SettingView } from "./settings.js";
+import type { SettingView } from "./setting-definitions.js";
 
 export const Recurrences = ["MENSAL", "BIMESTRAL", "TRIMESTRAL", "SEMESTRAL", "ANUAL"] as const;
 const color = z

@@ -1,9 +1,7 @@
 import { z } from "zod";
 import { V, emailField, requiredName, text } from "./common.js";
 import { Limits } from "./limits.js";
-
-/** Digits only: how numbers are stored and compared (WhatsApp ids are digits). */
-export const normalizeNumber = (raw: string) => raw.replace(/\D/g, "");
+import { normalizeNumber } from "./numbers.js";
 
 const number = z
   .string()
