@@ -1,53 +1,37 @@
-import { Limits } from "@charla/contracts";
 import { QueryClientProvider } from "@tanstack/react-query";
-import { Suspense } from "react";
-import { useTranslation } from "react-i18next";
+import { Suspense, useEffect, useSyncExternalStore } from "react";
 import { BrowserRouter } from "react-router";
-import { type CloseButtonProps, ToastContainer } from "react-toastify";
 import { queryClient } from "./api/query-client";
 import { AuthProvider } from "./auth/AuthProvider";
 import { FullPageLoader } from "./components/FullPageLoader";
 import { AppRouter } from "./routes/AppRouter";
+import { lazyLoaded } from "./lib/lazy-loaded";
+import { loader } from "./lib/loader";
+import { toastsRequested } from "./lib/toast";
 import { AppThemeProvider } from "./theme/AppThemeProvider";
-import { useThemePreferences } from "./theme/preferences";
 
-/** react-toastify's close button (same look), with our label instead of its English "close". */
-function ToastCloseButton({ closeToast, theme, label }: CloseButtonProps & { label: string }) {
-  return (
-    <button
-      type="button"
-      className={`Toastify__close-button Toastify__close-button--${theme}`}
-      aria-label={label}
-      onClick={(event) => {
-        event.stopPropagation();
-        closeToast(true);
-      }}
-    >
-      <svg aria-hidden="true" viewBox="0 0 14 16">
-        <path
-          fillRule="evenodd"
-          d="M7.71 8.23l3.75 3.75-1.48 1.48-3.75-3.75-3.75 3.75L1 11.98l3.75-3.75L1 4.48 2.48 3l3.75 3.75L9.98 3l1.48 1.48-3.75 3.75z"
-        />
-      </svg>
-    </button>
-  );
-}
+// The toasts' container (and react-toastify) is mounted on the first toast (lib/toast.ts); its code is
+// fetched on the user's first click or key, before the toasts that answer them, or with that first toast.
+const loadToasts = loader(() => import("./components/Toasts"));
+const Toasts = lazyLoaded(loadToasts);
 
-/** react-toastify's own labels ("Notifications Alt+T", "close") are English: ours replace them. */
-function Toasts() {
-  const { mode } = useThemePreferences();
-  const { t } = useTranslation();
-  const closeLabel = t("toasts.close");
-  return (
-    <ToastContainer
-      position="top-right"
-      autoClose={Limits.toastMs}
-      theme={mode}
-      newestOnTop
-      aria-label={t("toasts.region")}
-      closeButton={(props) => <ToastCloseButton {...props} label={closeLabel} />}
-    />
-  );
+function LazyToasts() {
+  const requested = useSyncExternalStore(toastsRequested.subscribe, toastsRequested.get);
+  useEffect(() => {
+    const preload = () => void loadToasts().catch(() => undefined);
+    const options = { once: true, capture: true, passive: true };
+    window.addEventListener("pointerdown", preload, options);
+    window.addEventListener("keydown", preload, options);
+    return () => {
+      window.removeEventListener("pointerdown", preload, options);
+      window.removeEventListener("keydown", preload, options);
+    };
+  }, []);
+  return requested ? (
+    <Suspense fallback={null}>
+      <Toasts />
+    </Suspense>
+  ) : null;
 }
 
 export function App() {
@@ -61,7 +45,7 @@ export function App() {
             </Suspense>
           </AuthProvider>
         </BrowserRouter>
-        <Toasts />
+        <LazyToasts />
       </AppThemeProvider>
     </QueryClientProvider>
   );

@@ -113,8 +113,8 @@ export function refreshToken(): Promise<AuthResponse> {
 let startup: Promise<AuthResponse> | null = null;
 
 /**
- * The start-up refresh of a stored session, begun before React renders (main.tsx) so it runs while
- * the page's code loads; the session provider then takes its answer instead of asking again.
+ * The start-up refresh of a stored session, begun by main.tsx before the app's code has even arrived,
+ * so it runs while that code loads; the session provider then takes its answer instead of asking again.
  */
 export function beginStartupRefresh(): void {
   startup ??= refreshToken();

@@ -1,5 +1,5 @@
-import { type ErrorBody, isErrorCode } from "@charla/contracts";
-import { toast } from "react-toastify";
+import type { ErrorBody } from "@charla/contracts";
+import { toast } from "../lib/toast";
 import { formatDate } from "../i18n/dates";
 import i18n from "../i18n";
 import { ApiError } from "./client";
@@ -28,8 +28,11 @@ function bodyOf(error: unknown): Partial<ErrorBody> | undefined {
  */
 export function errorText(error: unknown, fallback?: string): string {
   const body = bodyOf(error);
-  if (isErrorCode(body?.error)) {
-    return i18n.t(body.error, { ns: "errors", ...interpolationOf(body.data) });
+  // a code of the catalogue has its text in the `errors` namespace (loaded before anything renders);
+  // asking i18n rather than the contracts' catalogue keeps that catalogue out of the app's code
+  const code = body?.error;
+  if (typeof code === "string" && i18n.exists(code, { ns: "errors" })) {
+    return i18n.t(code, { ns: "errors", ...interpolationOf(body?.data) });
   }
   if (fallback) return fallback;
   if (typeof body?.message === "string" && body.message) return body.message;

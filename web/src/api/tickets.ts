@@ -5,13 +5,13 @@ import {
   normalizeNumber,
   type TicketCreateForm,
   type TicketEvent,
-  type TicketStatus,
   type TicketsPage,
   type TicketView,
   type UserView,
 } from "@charla/contracts";
 import {
   type InfiniteData,
+  infiniteQueryOptions,
   keepPreviousData,
   type QueryClient,
   useInfiniteQuery,
@@ -22,6 +22,7 @@ import {
 import { useMemo } from "react";
 import { useAuth } from "../auth/context";
 import { api } from "./client";
+import { fetchTicketsPage, type TicketListFilters, type TicketViewer, viewerOf } from "./ticket-lists";
 
 /** Query keys shared by the list (pages/tickets/list) and the chat (pages/tickets/chat). */
 export const ticketKeys = {
@@ -49,47 +50,22 @@ export function useTicketByUuid(uuid: string | null) {
  * Ticket lists (pages/tickets): GET /tickets per tab, and the cache edits live events make.
  * ------------------------------------------------------------------------------------------- */
 
-/** One list's filters; it is also the list's query key (`ticketKeys.list(filters)`). */
-export type TicketListFilters = {
-  /** Absent in the search tab: every status. */
-  status?: TicketStatus;
-  searchParam: string;
-  queueIds: number[];
-  tags: number[];
-  users: number[];
-  showAll: boolean;
-  withUnreadMessages: boolean;
-};
-
-/** Who is looking: decides which `update` events belong in the open tab (docs/api-inbox.md). */
-export type TicketViewer = { id: number; staff: boolean };
+export { type TicketListFilters, type TicketViewer, viewerOf } from "./ticket-lists";
 
 export type TicketsData = InfiniteData<TicketsPage, number>;
 
-const idsParam = (ids: number[]) => (ids.length ? JSON.stringify(ids) : undefined);
-
-function listQuery(filters: TicketListFilters, pageNumber: number) {
-  return {
-    pageNumber,
-    status: filters.status,
-    searchParam: filters.searchParam || undefined,
-    queueIds: idsParam(filters.queueIds),
-    tags: idsParam(filters.tags),
-    users: idsParam(filters.users),
-    showAll: filters.showAll ? "true" : undefined,
-    withUnreadMessages: filters.withUnreadMessages ? "true" : undefined,
-  };
+/** One tab's infinite list: 40 a page, newest activity first. The screen's hook and the page-load prefetch share it. */
+export function ticketsListQuery(filters: TicketListFilters) {
+  return infiniteQueryOptions({
+    queryKey: ticketKeys.list(filters),
+    queryFn: ({ pageParam, signal }) => fetchTicketsPage(filters, pageParam, signal),
+    initialPageParam: 1,
+    getNextPageParam: (last: TicketsPage, pages: TicketsPage[]) => (last.hasMore ? pages.length + 1 : undefined),
+  });
 }
 
-/** One tab's infinite list: 40 a page, newest activity first. */
 export function useTicketsList(filters: TicketListFilters, enabled = true) {
-  return useInfiniteQuery({
-    queryKey: ticketKeys.list(filters),
-    queryFn: ({ pageParam, signal }) => api<TicketsPage>("/tickets", { query: listQuery(filters, pageParam), signal }),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
-    enabled,
-  });
+  return useInfiniteQuery({ ...ticketsListQuery(filters), enabled });
 }
 
 /** Each ticket once, in list order: pages are offsets, so a ticket added live may come back on a later page. */
@@ -259,7 +235,7 @@ export function markTicketReadInLists(client: QueryClient, ticketId: number): vo
 
 export function useTicketViewer(): TicketViewer | null {
   const { user } = useAuth();
-  return useMemo(() => (user ? { id: user.id, staff: user.super || user.profile !== "user" } : null), [user]);
+  return useMemo(() => (user ? viewerOf(user) : null), [user]);
 }
 
 /** Accept from the list (core §4): pending → open, assigned to the caller. */

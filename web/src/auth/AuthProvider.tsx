@@ -3,11 +3,12 @@ import { useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, startTransition, useCallback, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
-import { toast } from "react-toastify";
+import { toast } from "../lib/toast";
 import { ApiError, api, onTokenRefreshed, setUnauthorizedHandler, startupRefresh } from "../api/client";
 import { toastError } from "../api/errors";
 import { clearSession, readToken, StorageKeys, writeItem, writeToken } from "../lib/storage";
-import { loginDestination } from "../routes/registry";
+import { prefetchPageData } from "../routes/page-data";
+import { loginDestination, preloadSignedIn } from "../routes/pages";
 import { saveCompanyLook } from "../theme/preferences";
 import { AuthContext, type AuthContextValue, type AuthStatus } from "./context";
 import { warnSubscription } from "./subscription";
@@ -67,6 +68,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     async (form: LoginForm) => {
       const auth = await api<AuthResponse>("/auth/login", { method: "POST", body: form, anonymous: true });
       storeSession(auth);
+      preloadSignedIn(loginDestination);
+      prefetchPageData(loginDestination, Promise.resolve(auth));
       // The router moves inside a transition: the session joins it, so the login page never renders
       // authenticated at /login (its guard would send the user to / instead of the destination).
       startTransition(() => {

@@ -1,12 +1,11 @@
-import { can, type Permission, type PlanFlag, type SessionUser, type Subject } from "@charla/contracts";
+import { can, type Permission, type PlanFlag, type Subject } from "@charla/contracts";
 import { useAuth } from "./context";
+import { subjectOf } from "./subject";
+
+export { subjectOf };
 
 /** What a route, a menu item or a tab asks for: any one of the rules, and the plan flag when given. */
 export type Access = { anyOf?: readonly Permission[]; planFlag?: PlanFlag };
-
-export function subjectOf(user: SessionUser): Subject {
-  return { profile: user.profile, super: user.super, plan: user.company.plan };
-}
 
 export function canAccess(subject: Subject | null, access: Access | undefined): boolean {
   if (!access) return true;

@@ -1,5 +1,5 @@
 import { Limits } from "@charla/contracts";
-import { toast } from "react-toastify";
+import { toast } from "../lib/toast";
 import i18n from "../i18n";
 import { daysFromToday } from "../i18n/dates";
 

@@ -1,47 +1,23 @@
 import TranslateIcon from "@mui/icons-material/Translate";
 import Button from "@mui/material/Button";
-import Menu, { type MenuProps } from "@mui/material/Menu";
-import MenuItem from "@mui/material/MenuItem";
-import { useState } from "react";
+import { Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { currentLanguage, languages } from "../i18n";
+import { useOpenedOnce } from "../hooks/use-opened-once";
+import { currentLanguage } from "../i18n";
+import { lazyLoaded } from "../lib/lazy-loaded";
+import { loader } from "../lib/loader";
 
-type LanguageMenuProps = {
-  anchor: HTMLElement | null;
-  onClose: () => void;
-} & Pick<MenuProps, "anchorOrigin" | "transformOrigin">;
-
-/**
- * The languages to pick from. The choice is remembered in this browser (i18n's languageChanged
- * writes it), so the login page and the user menu share it.
- */
-export function LanguageMenu({ anchor, onClose, ...position }: LanguageMenuProps) {
-  const { t, i18n } = useTranslation();
-  const active = currentLanguage();
-  return (
-    <Menu open={anchor !== null} anchorEl={anchor} onClose={onClose} {...position}>
-      {languages.map((language) => (
-        <MenuItem
-          key={language}
-          lang={language}
-          selected={language === active}
-          data-testid={`language-${language}`}
-          onClick={() => {
-            onClose();
-            void i18n.changeLanguage(language);
-          }}
-        >
-          {t(`languages.${language}`)}
-        </MenuItem>
-      ))}
-    </Menu>
-  );
-}
+// The menu (MUI's Menu, Popover and Modal) is fetched when the pointer or the focus reaches the
+// button, not with the login page.
+const loadLanguageMenu = loader(() => import("./LanguageMenu").then((module) => ({ default: module.LanguageMenu })));
+const LanguageMenu = lazyLoaded(loadLanguageMenu);
+const preloadLanguageMenu = () => void loadLanguageMenu().catch(() => undefined);
 
 /** The login page's language button. */
 export function LanguageSwitcher() {
   const { t } = useTranslation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const menuShown = useOpenedOnce(anchor !== null);
 
   return (
     <>
@@ -51,11 +27,17 @@ export function LanguageSwitcher() {
         aria-label={t("languages.label")}
         aria-haspopup="menu"
         data-testid="language-switcher"
+        onPointerEnter={preloadLanguageMenu}
+        onFocus={preloadLanguageMenu}
         onClick={(event) => setAnchor(event.currentTarget)}
       >
         {t(`languages.${currentLanguage()}`)}
       </Button>
-      <LanguageMenu anchor={anchor} onClose={() => setAnchor(null)} />
+      {menuShown && (
+        <Suspense fallback={null}>
+          <LanguageMenu anchor={anchor} onClose={() => setAnchor(null)} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -1,9 +1,9 @@
 import Badge from "@mui/material/Badge";
 import IconButton from "@mui/material/IconButton";
-import Popover from "@mui/material/Popover";
 import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { type ReactNode, useState } from "react";
+import { LazyPopover, preloadPopovers } from "./LazyPopover";
 
 type Props = {
   icon: ReactNode;
@@ -27,6 +27,8 @@ export function NotificationBell({ icon, label, emptyText, count = 0, testId, ch
           aria-label={label}
           data-testid={testId}
           data-count={count}
+          onPointerEnter={preloadPopovers}
+          onFocus={preloadPopovers}
           onClick={(event) => setAnchor(event.currentTarget)}
         >
           <Badge badgeContent={count > 0 ? count : null} color="error" max={99}>
@@ -34,7 +36,7 @@ export function NotificationBell({ icon, label, emptyText, count = 0, testId, ch
           </Badge>
         </IconButton>
       </Tooltip>
-      <Popover
+      <LazyPopover
         open={anchor !== null}
         anchorEl={anchor}
         onClose={() => setAnchor(null)}
@@ -47,7 +49,7 @@ export function NotificationBell({ icon, label, emptyText, count = 0, testId, ch
             {emptyText}
           </Typography>
         )}
-      </Popover>
+      </LazyPopover>
     </>
   );
 }

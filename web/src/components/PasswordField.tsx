@@ -2,11 +2,11 @@ import Visibility from "@mui/icons-material/Visibility";
 import VisibilityOff from "@mui/icons-material/VisibilityOff";
 import IconButton from "@mui/material/IconButton";
 import InputAdornment from "@mui/material/InputAdornment";
-import TextField, { type TextFieldProps } from "@mui/material/TextField";
 import { forwardRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { OutlinedTextField, type OutlinedTextFieldProps } from "./form/OutlinedTextField";
 
-type Props = Omit<TextFieldProps, "type"> & { testId?: string };
+type Props = Omit<OutlinedTextFieldProps, "type"> & { testId?: string };
 
 /** A password input with a show/hide switch; `testId` lands on the <input> for browser tests. */
 export const PasswordField = forwardRef<HTMLInputElement, Props>(function PasswordField({ testId, ...props }, ref) {
@@ -14,7 +14,7 @@ export const PasswordField = forwardRef<HTMLInputElement, Props>(function Passwo
   const [visible, setVisible] = useState(false);
   const toggleLabel = t(visible ? "actions.hidePassword" : "actions.showPassword");
   return (
-    <TextField
+    <OutlinedTextField
       {...props}
       inputRef={ref}
       type={visible ? "text" : "password"}

@@ -1,44 +1,21 @@
-import { ErrorCatalogue, errorCodes } from "@charla/contracts";
-import i18n, { type Resource } from "i18next";
+import i18n, { type BackendModule } from "i18next";
 import { initReactI18next } from "react-i18next";
-import { readItem, StorageKeys, writeItem } from "../lib/storage";
-import { applyDateLocale } from "./dates";
+import { StorageKeys, writeItem } from "../lib/storage";
+import { authNamespaces, detectLanguage, fallbackLanguage, type Language, languages, loadBundle, toLanguage } from "./texts";
 
-export const languages = ["es", "pt", "en"] as const;
-export type Language = (typeof languages)[number];
-const fallbackLanguage: Language = "es";
+export { type Language, languages };
 
-// Every <lang>/<namespace>.json is picked up, so a new area only adds its files.
-const files = import.meta.glob<Record<string, unknown>>("./*/*.json", { eager: true, import: "default" });
-
-function buildResources(): Resource {
-  const resources: Resource = {};
-  for (const language of languages) {
-    // The error texts have one source, the contracts catalogue, shared with the API.
-    resources[language] = {
-      errors: Object.fromEntries(errorCodes.map((code) => [code, ErrorCatalogue[code][language]])),
-    };
-  }
-  for (const [path, content] of Object.entries(files)) {
-    const match = /^\.\/(\w+)\/([\w-]+)\.json$/.exec(path);
-    if (match && match[1] in resources) resources[match[1]][match[2]] = content;
-  }
-  return resources;
-}
-
-function toLanguage(value: string | null | undefined): Language | null {
-  const base = value?.slice(0, 2).toLowerCase();
-  return languages.find((language) => language === base) ?? null;
-}
-
-function detectLanguage(): Language {
-  const candidates = [readItem(StorageKeys.language), ...(navigator.languages ?? []), navigator.language];
-  for (const candidate of candidates) {
-    const language = toLanguage(candidate);
-    if (language) return language;
-  }
-  return fallbackLanguage;
-}
+// i18next asks per language and namespace; a language change reloads every namespace in use
+const bundleBackend: BackendModule = {
+  type: "backend",
+  init() {},
+  read(language, namespace, callback) {
+    loadBundle(language, authNamespaces.includes(namespace) ? "auth" : "app").then(
+      (bundle) => callback(null, bundle[namespace] ?? {}),
+      (error: unknown) => callback(error instanceof Error ? error : String(error), false),
+    );
+  },
+};
 
 export function currentLanguage(): Language {
   return toLanguage(i18n.resolvedLanguage ?? i18n.language) ?? fallbackLanguage;
@@ -46,21 +23,38 @@ export function currentLanguage(): Language {
 
 function onLanguage(language: string): void {
   writeItem(StorageKeys.language, language);
-  applyDateLocale(language);
   document.documentElement.lang = language;
 }
 
 i18n.on("languageChanged", onLanguage);
 
-void i18n.use(initReactI18next).init({
-  resources: buildResources(),
-  lng: detectLanguage(),
-  fallbackLng: fallbackLanguage,
-  supportedLngs: [...languages],
-  defaultNS: "common",
-  ns: ["common", "errors"],
-  interpolation: { escapeValue: false },
-  initAsync: false,
-});
+/** Settles once the login page's texts are in (or failed to arrive): boot.tsx renders after it, so no key ever shows. */
+export const authTextsReady: Promise<unknown> = i18n
+  .use(bundleBackend)
+  .use(initReactI18next)
+  .init({
+    lng: detectLanguage(),
+    fallbackLng: fallbackLanguage,
+    supportedLngs: [...languages],
+    defaultNS: "common",
+    // a copy: i18next adds every namespace it loads later to this array
+    ns: [...authNamespaces],
+    showSupportNotice: false,
+    interpolation: { escapeValue: false },
+  })
+  .catch(() => undefined);
+
+let appTexts: Promise<unknown> | null = null;
+
+/** The signed-in areas' texts (of the language and of the Spanish fallback), loaded with the shell. */
+export function loadAppTexts(): Promise<unknown> {
+  appTexts ??= loadBundle(currentLanguage(), "app")
+    .then((bundle) => i18n.loadNamespaces(Object.keys(bundle)))
+    .catch((error: unknown) => {
+      appTexts = null;
+      throw error;
+    });
+  return appTexts;
+}
 
 export default i18n;

@@ -1,28 +1,29 @@
-import LogoutIcon from "@mui/icons-material/Logout";
-import PersonIcon from "@mui/icons-material/PersonOutlined";
-import TranslateIcon from "@mui/icons-material/Translate";
 import IconButton from "@mui/material/IconButton";
-import ListItemIcon from "@mui/material/ListItemIcon";
-import ListItemText from "@mui/material/ListItemText";
-import Menu from "@mui/material/Menu";
-import MenuItem from "@mui/material/MenuItem";
-import { useState } from "react";
+import { Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useProtectedImage } from "../api/media";
 import { profileImagePath } from "../api/users";
 import { useAuth, useSessionUser } from "../auth/context";
-import { LanguageMenu } from "../components/LanguageSwitcher";
 import { UserAvatar } from "../components/UserAvatar";
-import { currentLanguage } from "../i18n";
-import { UserModal } from "../pages/users/UserModal";
+import { useOpenedOnce } from "../hooks/use-opened-once";
+import { lazyLoaded } from "../lib/lazy-loaded";
+import { loader } from "../lib/loader";
+
+// The menu (MUI's Menu, Popover, list and transitions) is fetched when the pointer or the focus
+// reaches the avatar, the profile form (and zod with it) when the menu opens: neither comes with the shell.
+const loadAccountMenu = loader(() => import("./AccountMenu"));
+const AccountMenu = lazyLoaded(loadAccountMenu);
+const preloadAccountMenu = () => void loadAccountMenu().catch(() => undefined);
+const loadUserModal = loader(() => import("../pages/users/UserModal").then((module) => ({ default: module.UserModal })));
+const UserModal = lazyLoaded(loadUserModal);
 
 export function UserMenu() {
-  const { t } = useTranslation(["layout", "common"]);
+  const { t } = useTranslation("layout");
   const { logout } = useAuth();
   const user = useSessionUser();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const menuShown = useOpenedOnce(anchor !== null);
   const [profileOpen, setProfileOpen] = useState(false);
-  const [languageAnchor, setLanguageAnchor] = useState<HTMLElement | null>(null);
   const image = useProtectedImage(user.profileImage ? profileImagePath(user.id) : null, user.profileImage);
 
   return (
@@ -33,62 +34,30 @@ export function UserMenu() {
         aria-label={t("userMenu.open")}
         aria-haspopup="menu"
         data-testid="user-menu-button"
-        onClick={(event) => setAnchor(event.currentTarget)}
+        onPointerEnter={preloadAccountMenu}
+        onFocus={preloadAccountMenu}
+        onClick={(event) => {
+          setAnchor(event.currentTarget);
+          void loadUserModal().catch(() => undefined);
+        }}
       >
         <UserAvatar src={image.url} alt={user.name} />
       </IconButton>
-      <Menu
-        open={anchor !== null}
-        anchorEl={anchor}
-        onClose={() => setAnchor(null)}
-        anchorOrigin={{ vertical: "bottom", horizontal: "right" }}
-        transformOrigin={{ vertical: "top", horizontal: "right" }}
-      >
-        <MenuItem
-          data-testid="menu-profile"
-          onClick={() => {
-            setAnchor(null);
-            setProfileOpen(true);
-          }}
-        >
-          <ListItemIcon>
-            <PersonIcon fontSize="small" />
-          </ListItemIcon>
-          {t("userMenu.profile")}
-        </MenuItem>
-        <MenuItem data-testid="menu-language" aria-haspopup="menu" onClick={(event) => setLanguageAnchor(event.currentTarget)}>
-          <ListItemIcon>
-            <TranslateIcon fontSize="small" />
-          </ListItemIcon>
-          <ListItemText
-            primary={t("common:languages.label")}
-            secondary={t(`common:languages.${currentLanguage()}`)}
-            slotProps={{ secondary: { variant: "caption" } }}
+      {menuShown && (
+        <Suspense fallback={null}>
+          <AccountMenu
+            anchor={anchor}
+            onClose={() => setAnchor(null)}
+            onProfile={() => setProfileOpen(true)}
+            onLogout={() => void logout()}
           />
-        </MenuItem>
-        <MenuItem
-          data-testid="logout"
-          onClick={() => {
-            setAnchor(null);
-            void logout();
-          }}
-        >
-          <ListItemIcon>
-            <LogoutIcon fontSize="small" />
-          </ListItemIcon>
-          {t("userMenu.logout")}
-        </MenuItem>
-      </Menu>
-      <LanguageMenu
-        anchor={languageAnchor}
-        onClose={() => {
-          setLanguageAnchor(null);
-          setAnchor(null);
-        }}
-        anchorOrigin={{ vertical: "top", horizontal: "left" }}
-        transformOrigin={{ vertical: "top", horizontal: "right" }}
-      />
-      {profileOpen && <UserModal open userId={user.id} onClose={() => setProfileOpen(false)} />}
+        </Suspense>
+      )}
+      {profileOpen && (
+        <Suspense fallback={null}>
+          <UserModal open userId={user.id} onClose={() => setProfileOpen(false)} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -1,12 +1,23 @@
 import VolumeOffIcon from "@mui/icons-material/VolumeOff";
 import VolumeUpIcon from "@mui/icons-material/VolumeUp";
+import Box from "@mui/material/Box";
 import IconButton from "@mui/material/IconButton";
-import Popover from "@mui/material/Popover";
-import Slider from "@mui/material/Slider";
 import Tooltip from "@mui/material/Tooltip";
-import { useState } from "react";
+import { Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { LazyPopover, preloadPopovers } from "../components/LazyPopover";
+import { lazyLoaded } from "../lib/lazy-loaded";
+import { loader } from "../lib/loader";
 import { readVolume, writeVolume } from "../lib/volume";
+
+// MUI's slider is a sizeable chunk the top bar shows only in this popover: fetched when the pointer
+// reaches the button, not with every page.
+const loadSlider = loader(() => import("@mui/material/Slider"));
+const Slider = lazyLoaded(loadSlider);
+const preloadSlider = () => {
+  void loadSlider().catch(() => undefined);
+  preloadPopovers();
+};
 
 export function VolumeControl() {
   const { t } = useTranslation("layout");
@@ -26,12 +37,14 @@ export function VolumeControl() {
           size="small"
           aria-label={t("volume")}
           data-testid="volume-button"
+          onPointerEnter={preloadSlider}
+          onFocus={preloadSlider}
           onClick={(event) => setAnchor(event.currentTarget)}
         >
           {volume === 0 ? <VolumeOffIcon /> : <VolumeUpIcon />}
         </IconButton>
       </Tooltip>
-      <Popover
+      <LazyPopover
         open={anchor !== null}
         anchorEl={anchor}
         onClose={() => setAnchor(null)}
@@ -39,17 +52,19 @@ export function VolumeControl() {
         transformOrigin={{ vertical: "top", horizontal: "center" }}
         slotProps={{ paper: { sx: { px: 3, py: 1.5, width: 220 } } }}
       >
-        <Slider
-          value={volume}
-          min={0}
-          max={1}
-          step={0.1}
-          valueLabelDisplay="auto"
-          aria-label={t("volume")}
-          onChange={(_, value) => change(value as number)}
-          data-testid="volume-slider"
-        />
-      </Popover>
+        <Suspense fallback={<Box sx={{ height: 30 }} />}>
+          <Slider
+            value={volume}
+            min={0}
+            max={1}
+            step={0.1}
+            valueLabelDisplay="auto"
+            aria-label={t("volume")}
+            onChange={(_, value) => change(value as number)}
+            data-testid="volume-slider"
+          />
+        </Suspense>
+      </LazyPopover>
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { type ReactNode, useEffect, useState } from "react";
 import type { Socket } from "socket.io-client";
 import { useAuth } from "../auth/context";
-import { connectSocket } from "./connect";
+import type { connectSocket } from "./connect";
 import { SocketContext } from "./context";
 import { useCompanyEvents } from "./use-company-events";
 
@@ -19,10 +19,21 @@ export function SocketProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     if (userId === null || companyId === null) return;
-    const connection = connectSocket();
-    setSocket(connection.socket);
+    // socket.io's client is its own chunk, fetched once the shell is up: the first screen's requests
+    // (the ticket lists) do not wait for it
+    let connection: ReturnType<typeof connectSocket> | null = null;
+    let ended = false;
+    void import("./connect").then(
+      (module) => {
+        if (ended) return;
+        connection = module.connectSocket();
+        setSocket(connection.socket);
+      },
+      () => undefined,
+    );
     return () => {
-      connection.close();
+      ended = true;
+      connection?.close();
       setSocket(null);
     };
   }, [userId, companyId]);

@@ -1,7 +1,7 @@
 import { type CrudAction, Events, SettingDefinitions, type SettingView, type UserView, isSettingKey } from "@charla/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../lib/toast";
 import { useConnectionEvents } from "../api/connections";
 import { type ContactEvent, removeContactFromCache, upsertContactInCache } from "../api/contacts";
 import { putSettingInCache, settingKeys } from "../api/settings";

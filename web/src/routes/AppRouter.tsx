@@ -1,20 +1,18 @@
-import { lazy } from "react";
-import { Navigate, Route, Routes } from "react-router";
-import { PublicOnly, RequireAuth, RouteAccess } from "./guards";
-import { appRoutes, preloadPage } from "./registry";
+import { Route, Routes } from "react-router";
+import { loadAppTexts } from "../i18n";
+import { lazyLoaded } from "../lib/lazy-loaded";
+import { loader } from "../lib/loader";
+import { PublicOnly, RequireAuth } from "./guards";
+import { loadLoginPage, loadShell } from "./pages";
 
-const LoginPage = lazy(() => import("../pages/login/LoginPage"));
-// the logged-in shell (menus, live socket, inbox events) is its own chunk: the login page never loads it
-const loadAppLayout = () => import("../layout/AppLayout");
-const AppLayout = lazy(() => loadAppLayout().then((m) => ({ default: m.AppLayout })));
+const LoginPage = lazyLoaded(loadLoginPage);
+// The shell's chunk arrives with the signed-in areas' texts, so no page inside it waits for them.
+const loadSignedIn = loader(() => Promise.all([loadShell(), loadAppTexts()]).then(([module]) => module));
+const SignedInRoutes = lazyLoaded(loadSignedIn);
 
-/**
- * A reload with a stored session: the shell and the page's chunks load while the token is being
- * refreshed, instead of one after the other once it is back.
- */
-export function preloadSignedIn(pathname: string): void {
-  void loadAppLayout().catch(() => undefined);
-  preloadPage(pathname);
+/** A reload with a stored session: the shell (and its texts) is rendered at once if it has arrived. */
+export function preloadSignedInRoutes(): void {
+  void loadSignedIn().catch(() => undefined);
 }
 
 export function AppRouter() {
@@ -23,18 +21,10 @@ export function AppRouter() {
       <Route element={<PublicOnly />}>
         <Route path="/login" element={<LoginPage />} />
       </Route>
+      {/* any other path: /login without a session; the shell's routes (unknown ones go to /) with one */}
       <Route element={<RequireAuth />}>
-        <Route element={<AppLayout />}>
-          {appRoutes.map((route) => (
-            <Route
-              key={route.path}
-              path={route.path}
-              element={<RouteAccess access={route.access}>{route.element}</RouteAccess>}
-            />
-          ))}
-        </Route>
+        <Route path="*" element={<SignedInRoutes />} />
       </Route>
-      <Route path="*" element={<Navigate to="/" replace />} />
     </Routes>
   );
 }

@@ -1,7 +1,5 @@
-import type { ReactNode } from "react";
 import { Navigate, Outlet } from "react-router";
 import { useAuth } from "../auth/context";
-import { type Access, useAccess } from "../auth/permissions";
 import { FullPageLoader } from "../components/FullPageLoader";
 
 /** core §2: an unauthenticated visit to a private route goes to /login. */
@@ -18,10 +16,4 @@ export function PublicOnly() {
   if (status === "loading") return <FullPageLoader />;
   if (status === "authenticated") return <Navigate to="/" replace />;
   return <Outlet />;
-}
-
-/** A typed URL must not open what the menu hides; the API refuses it anyway. */
-export function RouteAccess({ access, children }: { access?: Access; children: ReactNode }) {
-  const allowed = useAccess(access);
-  return allowed ? children : <Navigate to="/" replace />;
 }

@@ -5,36 +5,20 @@ import PeopleIcon from "@mui/icons-material/PeopleAltOutlined";
 import SimulatorIcon from "@mui/icons-material/PhoneAndroidOutlined";
 import SettingsIcon from "@mui/icons-material/SettingsOutlined";
 import WhatsAppIcon from "@mui/icons-material/WhatsApp";
-import { lazy, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import type { Access } from "../auth/permissions";
+import { lazyLoaded } from "../lib/lazy-loaded";
 import { ConnectionsMenuIcon } from "../pages/connections/ConnectionsMenuIcon";
+import { pages } from "./pages";
 
-// each page's chunk, by route; `preloadPage` starts the one a reload lands on before the session is back
-const pages = {
-  home: () => import("../pages/home/HomePage"),
-  contacts: () => import("../pages/contacts/ContactsPage"),
-  connections: () => import("../pages/connections/ConnectionsPage"),
-  users: () => import("../pages/users/UsersPage"),
-  settings: () => import("../pages/settings/SettingsPage"),
-  todolist: () => import("../pages/todolist/TodoListPage"),
-  simulator: () => import("../pages/simulator/SimulatorPage"),
-  tickets: () => import("../pages/tickets/TicketsPage"),
-};
-const HomePage = lazy(pages.home);
-const ContactsPage = lazy(pages.contacts);
-const ConnectionsPage = lazy(pages.connections);
-const UsersPage = lazy(pages.users);
-const SettingsPage = lazy(pages.settings);
-const TodoListPage = lazy(pages.todolist);
-const SimulatorPage = lazy(pages.simulator);
-const TicketsPage = lazy(pages.tickets);
-
-/** Starts loading the page of `pathname` (its first segment); the lazy route then finds it loaded. */
-export function preloadPage(pathname: string): void {
-  const segment = pathname.split("/")[1] || "home";
-  const load = pages[segment as keyof typeof pages];
-  if (load) void load().catch(() => undefined);
-}
+const HomePage = lazyLoaded(pages.home);
+const ContactsPage = lazyLoaded(pages.contacts);
+const ConnectionsPage = lazyLoaded(pages.connections);
+const UsersPage = lazyLoaded(pages.users);
+const SettingsPage = lazyLoaded(pages.settings);
+const TodoListPage = lazyLoaded(pages.todolist);
+const SimulatorPage = lazyLoaded(pages.simulator);
+const TicketsPage = lazyLoaded(pages.tickets);
 
 export type MenuEntry = {
   /** Also the test id: `menu-<key>`. */
@@ -113,6 +97,3 @@ export const appRoutes: AppRoute[] = [
     menu: { key: "simulator", labelKey: "menu.simulator", icon: <SimulatorIcon /> },
   },
 ];
-
-/** core §2: after login the user lands on /tickets once that area exists. */
-export const loginDestination = appRoutes.some((route) => route.path === "/tickets") ? "/tickets" : "/";

@@ -1,9 +1,9 @@
-import TextField, { type TextFieldProps } from "@mui/material/TextField";
 import { type Control, Controller, type FieldPath, type FieldValues } from "react-hook-form";
 import { validationText } from "../../lib/validation";
 import { PasswordField } from "../PasswordField";
+import { OutlinedTextField, type OutlinedTextFieldProps } from "./OutlinedTextField";
 
-type Props<T extends FieldValues> = Omit<TextFieldProps, "name" | "error"> & {
+type Props<T extends FieldValues> = Omit<OutlinedTextFieldProps, "name" | "error"> & {
   control: Control<T>;
   name: FieldPath<T>;
   /** Lands on the <input> itself, for browser tests. */
@@ -30,7 +30,11 @@ export function FormTextField<T extends FieldValues>({ control, name, testId, pa
         return password ? (
           <PasswordField {...common} ref={field.ref} testId={testId} />
         ) : (
-          <TextField {...common} inputRef={field.ref} slotProps={{ ...props.slotProps, htmlInput: { "data-testid": testId } }} />
+          <OutlinedTextField
+            {...common}
+            inputRef={field.ref}
+            slotProps={{ ...props.slotProps, htmlInput: { "data-testid": testId } }}
+          />
         );
       }}
     />

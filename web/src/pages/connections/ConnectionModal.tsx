@@ -7,7 +7,7 @@ import { useEffect, useRef } from "react";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { FormDialogActions } from "../../components/form/FormDialogActions";
-import { toast } from "react-toastify";
+import { toast } from "../../lib/toast";
 import { type ConnectionPayload, useConnection, useSaveConnection } from "../../api/connections";
 import { toastError } from "../../api/errors";
 import { useQueues } from "../../api/lookups";

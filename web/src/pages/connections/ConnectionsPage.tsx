@@ -3,7 +3,7 @@ import AddIcon from "@mui/icons-material/Add";
 import Button from "@mui/material/Button";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../lib/toast";
 import { type SessionAction, useConnections, useDeleteConnection, useSessionAction } from "../../api/connections";
 import { toastError } from "../../api/errors";
 import { usePermission } from "../../auth/permissions";

@@ -8,7 +8,7 @@ import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import useMediaQuery from "@mui/material/useMediaQuery";
 import { useTheme } from "@mui/material/styles";
-import dayjs from "dayjs";
+import dayjs from "../../lib/dayjs";
 import type { MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { ListTable, RowActions } from "../../components/ListTable";

@@ -10,7 +10,7 @@ import { useTheme } from "@mui/material/styles";
 import { useEffect } from "react";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../lib/toast";
 import type { z } from "zod";
 import { useContact, useSaveContact } from "../../api/contacts";
 import { toastError } from "../../api/errors";

@@ -13,7 +13,7 @@ import { useTheme } from "@mui/material/styles";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
-import { toast } from "react-toastify";
+import { toast } from "../../lib/toast";
 import { useContactsList, useDeleteContact, useExportContacts, useImportContacts } from "../../api/contacts";
 import { toastError } from "../../api/errors";
 import { usePermission } from "../../auth/permissions";

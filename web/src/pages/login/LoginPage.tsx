@@ -1,24 +1,32 @@
-import { LoginForm } from "@charla/contracts";
-import { zodResolver } from "@hookform/resolvers/zod";
+import type { LoginForm } from "@charla/contracts";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import CircularProgress from "@mui/material/CircularProgress";
 import Paper from "@mui/material/Paper";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
-import { useForm } from "react-hook-form";
+import { type Resolver, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { toastError } from "../../api/errors";
 import charlaLogo from "../../assets/charla-logo.svg";
 import { useAuth } from "../../auth/context";
 import { LanguageSwitcher } from "../../components/LanguageSwitcher";
 import { FormTextField } from "../../components/form/FormTextField";
+import { loader } from "../../lib/loader";
+
+/*
+ * The form's validation (the shared contract schema, and zod with it) is not needed to show the page:
+ * it is fetched when the user first types or clicks, and a submit before it is in waits for it.
+ */
+const loadValidation = loader(() => import("./login-resolver").then((module) => module.loginResolver));
+const preloadValidation = () => void loadValidation().catch(() => undefined);
+const resolver: Resolver<LoginForm> = async (values, context, options) => (await loadValidation())(values, context, options);
 
 export default function LoginPage() {
   const { t } = useTranslation("login");
   const { login } = useAuth();
   const { control, handleSubmit, formState } = useForm<LoginForm>({
-    resolver: zodResolver(LoginForm),
+    resolver,
     defaultValues: { email: "", password: "" },
   });
 
@@ -45,7 +53,14 @@ export default function LoginPage() {
       </Box>
       <Box sx={{ flex: 1, display: "grid", placeItems: "center", pb: 6 }}>
         <Paper variant="outlined" sx={{ width: "100%", maxWidth: 400, p: { xs: 3, sm: 4 } }}>
-          <Stack component="form" noValidate onSubmit={submit} sx={{ gap: 2.5 }}>
+          <Stack
+            component="form"
+            noValidate
+            onSubmit={submit}
+            onKeyDown={preloadValidation}
+            onPointerDown={preloadValidation}
+            sx={{ gap: 2.5 }}
+          >
             <Box component="img" src={charlaLogo} alt={t("logoAlt")} sx={{ height: 56, alignSelf: "center", mb: 1 }} />
             <Typography variant="h6" component="h1" sx={{ textAlign: "center" }}>
               {t("title")}

@@ -6,7 +6,7 @@ import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { useEffect, useMemo } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../lib/toast";
 import { toastError } from "../../api/errors";
 import { useSettings, useUpdateSetting } from "../../api/settings";
 import { SectionLoader } from "../../components/FullPageLoader";

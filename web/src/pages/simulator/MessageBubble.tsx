@@ -13,7 +13,7 @@ import Link from "@mui/material/Link";
 import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { useTheme } from "@mui/material/styles";
-import dayjs from "dayjs";
+import dayjs from "../../lib/dayjs";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useMediaUrl } from "../../api/simulator";

@@ -15,6 +15,7 @@ import { useTranslation } from "react-i18next";
 import type { TicketView } from "../../api/tickets";
 import { ContactAvatar } from "../contacts/ContactAvatar";
 import { MessageText } from "./chat/MessageText";
+import { preloadPeekDialog } from "./dialogs";
 import { contactLabel, listTime, oneLine, tagColors } from "./ticket-format";
 
 /** The list's row height; the virtualizer measures each row, this is its first guess. */
@@ -261,6 +262,8 @@ export const TicketListItem = memo(function TicketListItem({
                 size="small"
                 aria-label={t("item.peek")}
                 data-testid="ticket-item-peek"
+                onPointerEnter={preloadPeekDialog}
+                onFocus={preloadPeekDialog}
                 onClick={(event) => {
                   stop(event);
                   onPeek(ticket);

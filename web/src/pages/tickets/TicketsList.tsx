@@ -6,7 +6,7 @@ import Typography from "@mui/material/Typography";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useMemo } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../lib/toast";
 import { flattenTickets, type TicketListFilters, type TicketView, useTicketsList } from "../../api/tickets";
 import { useInfiniteScroll } from "../../hooks/use-infinite-scroll";
 import { TICKET_ITEM_HEIGHT, TicketListItem } from "./TicketListItem";

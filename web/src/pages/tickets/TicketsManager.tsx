@@ -12,31 +12,24 @@ import Collapse from "@mui/material/Collapse";
 import FormControlLabel from "@mui/material/FormControlLabel";
 import IconButton from "@mui/material/IconButton";
 import InputAdornment from "@mui/material/InputAdornment";
+import OutlinedInput from "@mui/material/OutlinedInput";
 import Switch from "@mui/material/Switch";
 import Tab from "@mui/material/Tab";
 import Tabs from "@mui/material/Tabs";
-import TextField from "@mui/material/TextField";
 import Tooltip from "@mui/material/Tooltip";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useSearchParams } from "react-router";
 import { toastError } from "../../api/errors";
 import { useTagOptions } from "../../api/tags";
-import {
-  type TicketListFilters,
-  type TicketView,
-  useAcceptTicket,
-  useTicketByUuid,
-  useTicketsList,
-  useTicketViewer,
-  useUserOptions,
-} from "../../api/tickets";
+import { type TicketView, useAcceptTicket, useTicketByUuid, useTicketsList, useUserOptions } from "../../api/tickets";
 import { useSessionUser } from "../../auth/context";
 import { usePermission } from "../../auth/permissions";
 import { useDebouncedValue } from "../../hooks/use-debounced-value";
-import { NewTicketModal } from "./NewTicketModal";
-import { PeekDialog } from "./PeekDialog";
-import { type FilterOption, TicketsFilters } from "./TicketsFilters";
+import { useOpenedOnce } from "../../hooks/use-opened-once";
+import { NewTicketModal, PeekDialog, preloadNewTicketModal, preloadTicketsFilters, TicketsFilters } from "./dialogs";
+import { listFilters, showsAll, sortIds } from "./list-filters";
+import type { FilterOption } from "./TicketsFilters";
 import { TicketsList } from "./TicketsList";
 import { useStoredQueueIds, useStoredShowAll } from "./use-ticket-preferences";
 
@@ -74,8 +67,6 @@ function CountPill({ value, testId, tone }: { value: number; testId: string; ton
   );
 }
 
-const sortIds = (ids: number[]) => [...ids].sort((a, b) => a - b);
-
 /**
  * The list side of the tickets screen (core §2): tabs open (assigned / pending with counts), closed and
  * search, the text search kept in the URL (`search`), the filters, and the new-ticket button.
@@ -83,8 +74,6 @@ const sortIds = (ids: number[]) => [...ids].sort((a, b) => a - b);
 export function TicketsManager({ selectedUuid, onOpenTicket }: Props) {
   const { t } = useTranslation("tickets");
   const user = useSessionUser();
-  const viewer = useTicketViewer();
-  const staff = viewer?.staff ?? false;
   const showAllSwitch = usePermission("tickets-manager:showall");
   const canPeek = usePermission("tickets.peek");
   const isAdmin = user.profile === "admin";
@@ -131,35 +120,22 @@ export function TicketsManager({ selectedUuid, onOpenTicket }: Props) {
   const [acceptingId, setAcceptingId] = useState<number | null>(null);
   const [peeking, setPeeking] = useState<TicketView | null>(null);
   const [creating, setCreating] = useState(false);
+  const peekShown = useOpenedOnce(peeking !== null);
+  const creatingShown = useOpenedOnce(creating);
 
-  // Staff without the switch (subadmin, supervisor) always see everyone's open tickets (core §6).
-  const showAll = showAllSwitch ? showAllChosen : staff;
+  const showAll = showsAll(user, showAllChosen);
   // A remembered queue that is no longer offered is dropped from the filter.
   const queueIds = useMemo(
     () => sortIds(userQueues ? storedQueueIds.filter((id) => userQueues.some((q) => q.id === id)) : storedQueueIds),
     [storedQueueIds, userQueues],
   );
 
-  const base = useMemo(
-    () => ({
-      searchParam,
-      queueIds,
-      tags: sortIds(tagIds),
-      users: isAdmin ? sortIds(userIds) : [],
-      showAll,
-      withUnreadMessages: unreadOnly,
-    }),
+  // the same function gives the filters a page load prefetches (prefetch.ts), so the keys match
+  const filters = useMemo(
+    () => listFilters({ searchParam, queueIds, tagIds, userIds, isAdmin, showAll, unreadOnly }),
     [searchParam, queueIds, tagIds, userIds, isAdmin, showAll, unreadOnly],
   );
-  const filters = useMemo(
-    () => ({
-      assigned: { ...base, status: "open" } satisfies TicketListFilters,
-      pending: { ...base, status: "pending" } satisfies TicketListFilters,
-      closed: { ...base, status: "closed" } satisfies TicketListFilters,
-      search: base satisfies TicketListFilters,
-    }),
-    [base],
-  );
+  const base = filters.search;
 
   // Both open sub-tabs stay loaded: their counts show whichever one is on screen.
   const assignedList = useTicketsList(filters.assigned);
@@ -289,7 +265,7 @@ export function TicketsManager({ selectedUuid, onOpenTicket }: Props) {
       </Tabs>
 
       <Box sx={{ display: "flex", alignItems: "center", gap: 0.75, px: 1.5, py: 1 }}>
-        <TextField
+        <OutlinedInput
           size="small"
           fullWidth
           placeholder={t("search.placeholder")}
@@ -299,33 +275,30 @@ export function TicketsManager({ selectedUuid, onOpenTicket }: Props) {
             if (event.key === "Escape" && search) setSearch("");
           }}
           inputRef={searchInput}
-          sx={{
-            "& .MuiOutlinedInput-root": { borderRadius: 5, bgcolor: "action.hover" },
-            "& fieldset": { borderColor: "transparent" },
-          }}
-          slotProps={{
-            htmlInput: { "data-testid": "tickets-search", "aria-label": t("search.label") },
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <SearchIcon fontSize="small" />
-                </InputAdornment>
-              ),
-              endAdornment: search ? (
-                <InputAdornment position="end">
-                  <IconButton size="small" edge="end" aria-label={t("search.clear")} onClick={() => setSearch("")}>
-                    <ClearIcon fontSize="small" />
-                  </IconButton>
-                </InputAdornment>
-              ) : undefined,
-            },
-          }}
+          inputProps={{ "data-testid": "tickets-search", "aria-label": t("search.label") }}
+          startAdornment={
+            <InputAdornment position="start">
+              <SearchIcon fontSize="small" />
+            </InputAdornment>
+          }
+          endAdornment={
+            search ? (
+              <InputAdornment position="end">
+                <IconButton size="small" edge="end" aria-label={t("search.clear")} onClick={() => setSearch("")}>
+                  <ClearIcon fontSize="small" />
+                </IconButton>
+              </InputAdornment>
+            ) : undefined
+          }
+          sx={{ borderRadius: 5, bgcolor: "action.hover", "& fieldset": { borderColor: "transparent" } }}
         />
         <Tooltip title={t("filters.toggle")}>
           <IconButton
             aria-label={t("filters.toggle")}
             aria-expanded={filtersOpen}
             onClick={() => setFiltersOpen((value) => !value)}
+            onPointerEnter={preloadTicketsFilters}
+            onFocus={preloadTicketsFilters}
             color={filtersOpen || activeFilters > 0 ? "primary" : "default"}
             data-testid="tickets-filters-toggle"
           >
@@ -338,6 +311,8 @@ export function TicketsManager({ selectedUuid, onOpenTicket }: Props) {
           <Button
             variant="contained"
             onClick={() => setCreating(true)}
+            onPointerEnter={preloadNewTicketModal}
+            onFocus={preloadNewTicketModal}
             data-testid="tickets-new"
             aria-label={t("newTicket.title")}
             startIcon={<AddIcon />}
@@ -349,29 +324,31 @@ export function TicketsManager({ selectedUuid, onOpenTicket }: Props) {
       </Box>
 
       <Collapse in={filtersOpen} unmountOnExit>
-        <TicketsFilters
-          queues={queueOptions}
-          queueIds={queueIds}
-          onQueueIds={setStoredQueueIds}
-          tags={tagOptions}
-          tagIds={tagIds}
-          onTagIds={setTagIds}
-          users={userOptions}
-          userIds={userIds}
-          onUserIds={setUserIds}
-          unreadOnly={unreadOnly}
-          onUnreadOnly={setUnreadOnly}
-          onClear={
-            activeFilters > 0
-              ? () => {
-                  setStoredQueueIds([]);
-                  setTagIds([]);
-                  setUserIds([]);
-                  setUnreadOnly(false);
-                }
-              : undefined
-          }
-        />
+        <Suspense fallback={null}>
+          <TicketsFilters
+            queues={queueOptions}
+            queueIds={queueIds}
+            onQueueIds={setStoredQueueIds}
+            tags={tagOptions}
+            tagIds={tagIds}
+            onTagIds={setTagIds}
+            users={userOptions}
+            userIds={userIds}
+            onUserIds={setUserIds}
+            unreadOnly={unreadOnly}
+            onUnreadOnly={setUnreadOnly}
+            onClear={
+              activeFilters > 0
+                ? () => {
+                    setStoredQueueIds([]);
+                    setTagIds([]);
+                    setUserIds([]);
+                    setUnreadOnly(false);
+                  }
+                : undefined
+            }
+          />
+        </Suspense>
       </Collapse>
 
       {tab === "open" && (
@@ -438,18 +415,22 @@ export function TicketsManager({ selectedUuid, onOpenTicket }: Props) {
         onPeek={setPeeking}
       />
 
-      {canPeek && <PeekDialog ticket={peeking} onClose={() => setPeeking(null)} />}
-      <NewTicketModal
-        open={creating}
-        onClose={() => setCreating(false)}
-        onOpenTicket={(uuid, ticket) => {
-          if (!ticket || ticket.status === "open") {
-            setTab("open");
-            setSubTab("assigned");
-          }
-          onOpenTicket(uuid);
-        }}
-      />
+      <Suspense fallback={null}>
+        {canPeek && peekShown && <PeekDialog ticket={peeking} onClose={() => setPeeking(null)} />}
+        {creatingShown && (
+          <NewTicketModal
+            open={creating}
+            onClose={() => setCreating(false)}
+            onOpenTicket={(uuid, ticket) => {
+              if (!ticket || ticket.status === "open") {
+                setTab("open");
+                setSubTab("assigned");
+              }
+              onOpenTicket(uuid);
+            }}
+          />
+        )}
+      </Suspense>
     </Box>
   );
 }

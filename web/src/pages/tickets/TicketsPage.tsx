@@ -1,21 +1,20 @@
-import ChatIcon from "@mui/icons-material/ChatOutlined";
-import ListIcon from "@mui/icons-material/FormatListBulleted";
-import BottomNavigation from "@mui/material/BottomNavigation";
-import BottomNavigationAction from "@mui/material/BottomNavigationAction";
 import Box from "@mui/material/Box";
 import Paper from "@mui/material/Paper";
 import useMediaQuery from "@mui/material/useMediaQuery";
 import { useTheme } from "@mui/material/styles";
-import { useCallback, useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { Suspense, useCallback, useEffect, useState } from "react";
 import { useLocation, useNavigate, useParams } from "react-router";
 import { ChatPlaceholder } from "./ChatPlaceholder";
-import { TicketChat } from "./chat/TicketChat";
+import { SectionLoader } from "../../components/FullPageLoader";
+import { lazyLoaded } from "../../lib/lazy-loaded";
+import { loader } from "../../lib/loader";
+import { preloadTicketChat, TicketChat } from "./chat/lazy";
+import type { MobileTab } from "./MobileTabs";
 import { TicketsManager } from "./TicketsManager";
 
 const LIST_WIDTH = 400;
 
-type MobileTab = "list" | "chat";
+const MobileTabs = lazyLoaded(loader(() => import("./MobileTabs")));
 
 /**
  * core §2 tickets screen, /tickets and /tickets/{uuid}. From md up: the list (400 px) beside the chat,
@@ -24,7 +23,6 @@ type MobileTab = "list" | "chat";
  * (hidden) under the chat so its tab, filters and scroll survive.
  */
 export default function TicketsPage() {
-  const { t } = useTranslation("tickets");
   const theme = useTheme();
   const wide = useMediaQuery(theme.breakpoints.up("md"));
   const { ticketId } = useParams();
@@ -55,7 +53,10 @@ export default function TicketsPage() {
       data-testid="tickets-page"
       sx={{ flex: 1, minHeight: 0, display: "flex", flexDirection: wide ? "row" : "column", overflow: "hidden" }}
     >
+      {/* a pointer or the keyboard reaching the list fetches the conversation's code before the click */}
       <Box
+        onPointerEnter={preloadTicketChat}
+        onFocusCapture={preloadTicketChat}
         sx={{
           display: showList ? "flex" : "none",
           flexDirection: "column",
@@ -71,32 +72,20 @@ export default function TicketsPage() {
       </Box>
       {showChat && (
         <Box sx={{ flex: 1, minWidth: 0, minHeight: 0, display: "flex", flexDirection: "column" }}>
-          {uuid ? <TicketChat uuid={uuid} /> : <ChatPlaceholder />}
+          {uuid ? (
+            <Suspense fallback={<SectionLoader />}>
+              <TicketChat uuid={uuid} />
+            </Suspense>
+          ) : (
+            <ChatPlaceholder />
+          )}
         </Box>
       )}
       {!wide && (
         <Paper square elevation={0} sx={{ borderTop: 1, borderColor: "divider", flexShrink: 0 }}>
-          <BottomNavigation
-            showLabels
-            value={mobileTab}
-            onChange={(_, value: MobileTab) => setMobileTab(value)}
-            sx={{ height: 56, bgcolor: "background.paper" }}
-          >
-            <BottomNavigationAction
-              value="chat"
-              label={t("mobile.chat")}
-              icon={<ChatIcon />}
-              disabled={!uuid}
-              sx={{ "&.Mui-disabled": { opacity: 0.45 } }}
-              data-testid="tickets-bottom-tab-chat"
-            />
-            <BottomNavigationAction
-              value="list"
-              label={t("mobile.list")}
-              icon={<ListIcon />}
-              data-testid="tickets-bottom-tab-list"
-            />
-          </BottomNavigation>
+          <Suspense fallback={<Box sx={{ height: 56 }} />}>
+            <MobileTabs value={mobileTab} onChange={setMobileTab} chatDisabled={!uuid} />
+          </Suspense>
         </Paper>
       )}
     </Box>

@@ -1,11 +1,9 @@
 import type { Theme } from "@mui/material/styles";
-import dayjs from "dayjs";
+import { daysFromToday, formatDate, formatTime } from "../../i18n/dates";
 
 /** core §2: the list shows HH:mm for today's activity, else the day as DD/MM/YYYY. */
 export function listTime(value: string): string {
-  const date = dayjs(value);
-  if (!date.isValid()) return "";
-  return date.isSame(dayjs(), "day") ? date.format("HH:mm") : date.format("DD/MM/YYYY");
+  return daysFromToday(value) === 0 ? formatTime(value) : formatDate(value);
 }
 
 /** The last message on one line: line breaks and runs of spaces become single spaces. */

@@ -1,18 +1,10 @@
 import { useCallback, useState } from "react";
-import { readItem, StorageKeys, writeItem } from "../../lib/storage";
-
-function readIds(): number[] {
-  try {
-    const value: unknown = JSON.parse(readItem(StorageKeys.ticketQueues) ?? "[]");
-    return Array.isArray(value) ? value.filter((id): id is number => Number.isInteger(id) && id > 0) : [];
-  } catch {
-    return [];
-  }
-}
+import { StorageKeys, writeItem } from "../../lib/storage";
+import { readStoredQueueIds, readStoredShowAll } from "./ticket-preferences";
 
 /** The queue filter, remembered in the browser (core §2); nothing chosen means every queue. */
 export function useStoredQueueIds(): [number[], (ids: number[]) => void] {
-  const [ids, setIds] = useState(readIds);
+  const [ids, setIds] = useState(readStoredQueueIds);
   const update = useCallback((next: number[]) => {
     setIds(next);
     writeItem(StorageKeys.ticketQueues, next.length ? JSON.stringify(next) : null);
@@ -22,7 +14,7 @@ export function useStoredQueueIds(): [number[], (ids: number[]) => void] {
 
 /** The admin's show-all switch, remembered in the browser. */
 export function useStoredShowAll(): [boolean, (value: boolean) => void] {
-  const [value, setValue] = useState(() => readItem(StorageKeys.ticketShowAll) === "true");
+  const [value, setValue] = useState(readStoredShowAll);
   const update = useCallback((next: boolean) => {
     setValue(next);
     writeItem(StorageKeys.ticketShowAll, next ? "true" : null);

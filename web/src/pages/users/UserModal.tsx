@@ -9,7 +9,7 @@ import { useEffect, useRef, useState } from "react";
 import { type Resolver, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { FormDialogActions } from "../../components/form/FormDialogActions";
-import { toast } from "react-toastify";
+import { toast } from "../../lib/toast";
 import { ApiError } from "../../api/client";
 import { toastError } from "../../api/errors";
 import { useQueues, useWhatsapps } from "../../api/lookups";

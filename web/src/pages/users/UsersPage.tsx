@@ -6,7 +6,7 @@ import InputAdornment from "@mui/material/InputAdornment";
 import TextField from "@mui/material/TextField";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../lib/toast";
 import { toastError } from "../../api/errors";
 import { useDeleteUser, useUsersList } from "../../api/users";
 import { useSessionUser } from "../../auth/context";

@@ -15,7 +15,7 @@ import useMediaQuery from "@mui/material/useMediaQuery";
 import { useTheme } from "@mui/material/styles";
 import { type ClipboardEvent, type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../../lib/toast";
 import { toastError } from "../../../api/errors";
 import { useSendMessage } from "../../../api/messages";
 import { useQuickMessages } from "../../../api/quick-messages";

@@ -7,7 +7,7 @@ import Fab from "@mui/material/Fab";
 import Typography from "@mui/material/Typography";
 import { Fragment, type RefObject, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../../lib/toast";
 import { toastError } from "../../../api/errors";
 import { flattenMessages, useDeleteMessage, useMessages } from "../../../api/messages";
 import { ConfirmDialog } from "../../../components/ConfirmDialog";

@@ -9,7 +9,7 @@ import { useTheme } from "@mui/material/styles";
 import { useCallback, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useSearchParams } from "react-router";
-import { toast } from "react-toastify";
+import { toast } from "../../../lib/toast";
 import { ApiError } from "../../../api/client";
 import { useContact } from "../../../api/contacts";
 import { toastError } from "../../../api/errors";

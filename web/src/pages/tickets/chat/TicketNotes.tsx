@@ -9,7 +9,7 @@ import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../../lib/toast";
 import type { z } from "zod";
 import { toastError } from "../../../api/errors";
 import { useAddNote, useDeleteNote, useTicketNotes } from "../../../api/notes";

@@ -13,7 +13,7 @@ import TextField from "@mui/material/TextField";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
-import { toast } from "react-toastify";
+import { toast } from "../../../lib/toast";
 import { toastError } from "../../../api/errors";
 import { useQueues, useWhatsapps } from "../../../api/lookups";
 import { useTransferUsers, useUpdateTicket } from "../../../api/ticket-actions";

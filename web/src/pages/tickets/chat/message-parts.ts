@@ -1,5 +1,5 @@
 import type { MediaType, MessageView } from "@charla/contracts";
-import dayjs from "dayjs";
+import dayjs from "../../../lib/dayjs";
 import { formatDate } from "../../../i18n/dates";
 import { safeHref } from "./message-format";
 

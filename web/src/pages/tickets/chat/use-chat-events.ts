@@ -3,7 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
-import { toast } from "react-toastify";
+import { toast } from "../../../lib/toast";
 import { api } from "../../../api/client";
 import { addMessageToCache, updateMessageInCache } from "../../../api/messages";
 import { putTicketInCache } from "../../../api/ticket-actions";

@@ -1,8 +1,8 @@
 import { Limits } from "@charla/contracts";
-import dayjs from "dayjs";
+import dayjs from "../../../lib/dayjs";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../../lib/toast";
 import { type Recording, startRecording } from "./audio-recorder";
 
 /**

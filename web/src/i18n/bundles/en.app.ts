@@ -1,0 +1,6 @@
+import { byNamespace } from "./by-namespace";
+
+// Every other area's texts, for the signed-in screens; see ../texts.ts for the split.
+export default byNamespace(
+  import.meta.glob(["../en/*.json", "!../en/common.json", "!../en/login.json"], { eager: true, import: "default" }),
+);
