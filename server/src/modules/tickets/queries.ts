@@ -33,7 +33,9 @@ export type SearchStrategy = "collect" | "walk";
  * "Reembolsó") or by the beginnings of the words typed ("reemb", "447"). Deleted messages never do.
  * The stored vector and its GIN index (migration 0011) answer both.
  */
-const messageMatches = (search: string) => sql`not m.is_deleted and m.search @@ charla_search_query(${search})`;
+// the query as a sub-select: computed once per statement. Written inline, a kept (generic) plan would
+// build the tsquery again for every message it checks (0.34 ms a ticket on the walk, 28 ms a page)
+const messageMatches = (search: string) => sql`not m.is_deleted and m.search @@ (select charla_search_query(${search}))`;
 
 /** How many messages of the company match, counted up to SEARCH_PROBE (an index lookup): decides the strategy. */
 export async function searchStrategyFor(q: Scoped, search: string): Promise<SearchStrategy> {
