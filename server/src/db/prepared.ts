@@ -22,7 +22,8 @@ type QueryConfig = { text?: unknown; name?: string; values?: unknown[] };
  * A node-postgres client that prepares each parameterised statement once per connection, under a name
  * made from its text. PostgreSQL then parses it once and, after a few executions, keeps its plan: the
  * ticket list's joins cost ~2 ms to plan and 0.5 ms to run, planned on every request otherwise.
- * Statements without parameters (BEGIN, COMMIT, DDL, several statements at once) stay as they are.
+ * Statements without parameters (BEGIN, COMMIT, DDL, several statements at once) stay as they are;
+ * an empty name (Drizzle's prepare(""), db/shaped.ts) is named here like any other.
  */
 export function preparingClient(base: typeof pg.Client): typeof pg.Client {
   return class PreparingClient extends base {
@@ -32,7 +33,7 @@ export function preparingClient(base: typeof pg.Client): typeof pg.Client {
     override query(config: any, values?: any, callback?: any): any {
       const c = config as QueryConfig | string;
       const params = Array.isArray(values) ? values : typeof c === "object" ? c?.values : undefined;
-      if (c && typeof c === "object" && typeof c.text === "string" && c.name === undefined && params?.length) {
+      if (c && typeof c === "object" && typeof c.text === "string" && !c.name && params?.length) {
         const name = nameOf(c.text);
         if (this.#prepared.has(name) || this.#prepared.size < PREPARED_PER_CONNECTION) {
           this.#prepared.add(name);

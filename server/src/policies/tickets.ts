@@ -1,4 +1,5 @@
 import { type SQL, and, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
+import { type Bind, inline } from "../db/shaped.js";
 import type { Scoped } from "../db/scoped.js";
 import { tickets, userQueues, users } from "../db/schema/index.js";
 
@@ -23,17 +24,23 @@ export function canSeeTicket(viewer: Viewer, t: TicketFacts): boolean {
   return viewer.allTicket === "enable";
 }
 
-/** canSeeTicket as a condition on the tickets table, for lists and lookups (undefined: no limit). */
-export function visibleTickets(viewer: Viewer): SQL | undefined {
-  if (isStaff(viewer)) return undefined;
+/**
+ * canSeeTicket as a condition on the tickets table, for lists and lookups (undefined: no limit).
+ * Its values go to `b`: placeholders when the statement is shaped (db/shaped.ts).
+ */
+export function visibleTickets(viewer: Viewer, b: Bind = inline): SQL | undefined {
+  if (isStaff(viewer)) {
+    b.mark("staff");
+    return undefined;
+  }
+  const enabled = viewer.allTicket === "enable";
+  b.mark(enabled ? "allTicket" : "ownQueues");
   const byQueue = or(
-    viewer.queueIds.length ? inArray(tickets.queueId, viewer.queueIds) : undefined,
-    viewer.allTicket === "enable" ? isNull(tickets.queueId) : undefined,
+    viewer.queueIds.length ? b.anyOf(tickets.queueId, "viewerQueues", viewer.queueIds) : undefined,
+    enabled ? isNull(tickets.queueId) : undefined,
   );
-  return or(
-    eq(tickets.userId, viewer.id),
-    byQueue ? and(or(ne(tickets.status, "open"), isNull(tickets.userId)), byQueue) : undefined,
-  ) as SQL;
+  const own = eq(tickets.userId, b.v("viewerId", viewer.id));
+  return or(own, byQueue ? and(or(sql`${tickets.status} <> 'open'`, isNull(tickets.userId)), byQueue) : undefined) as SQL;
 }
 
 /**

@@ -2,6 +2,8 @@ import type { PlanFlagSet, Profile } from "@charla/contracts";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Principal } from "../../context.js";
 import type { Db } from "../../db/client.js";
+import { literalCount } from "../../db/prepared.js";
+import { Binds, shaped } from "../../db/shaped.js";
 import { companies, plans, userQueues, users, userSessions } from "../../db/schema/index.js";
 import { AppError } from "../../lib/app-error.js";
 import type { AccessClaims } from "./tokens.js";
@@ -46,38 +48,40 @@ export function planFlags(p: typeof plans.$inferSelect | null): PlanFlagSet | nu
  * A revoked session (logout, a newer login, refresh reuse) answers 401.
  */
 export async function loadPrincipal(db: Db, claims: AccessClaims): Promise<Principal> {
-  const rows = await db
-    .select({
-      user: {
-        id: users.id,
-        companyId: users.companyId,
-        name: users.name,
-        email: users.email,
-        profile: users.profile,
-        super: users.super,
-        allTicket: users.allTicket,
-        whatsappId: users.whatsappId,
-      },
-      // the ticket visibility facts (core §6) come along: most requests decide on them
-      queueIds: sql<number[]>`array(select ${userQueues.queueId} from ${userQueues}
-        where ${userQueues.userId} = ${users.id} and ${userQueues.companyId} = ${users.companyId} order by 1)`,
-      company: { status: companies.status, dueDate: companies.dueDate },
-      plan: plans,
-    })
-    .from(userSessions)
-    .innerJoin(users, and(eq(users.id, userSessions.userId), eq(users.companyId, userSessions.companyId)))
-    .innerJoin(companies, eq(companies.id, users.companyId))
-    .leftJoin(plans, eq(plans.id, companies.planId))
-    .where(
-      and(
-        eq(userSessions.id, claims.sessionId),
-        eq(userSessions.userId, claims.userId),
-        eq(userSessions.companyId, claims.companyId),
-        isNull(userSessions.revokedAt),
-        gt(userSessions.expiresAt, new Date()),
-      ),
-    )
-    .limit(1);
+  const b = new Binds();
+  const session = and(
+    eq(userSessions.id, b.v("sessionId", claims.sessionId)),
+    eq(userSessions.userId, b.v("userId", claims.userId)),
+    eq(userSessions.companyId, b.v("companyId", claims.companyId)),
+    isNull(userSessions.revokedAt),
+    gt(userSessions.expiresAt, b.v("now", new Date().toISOString())),
+  );
+  const rows = await shaped(db, "principal", b, () =>
+    db
+      .select({
+        user: {
+          id: users.id,
+          companyId: users.companyId,
+          name: users.name,
+          email: users.email,
+          profile: users.profile,
+          super: users.super,
+          allTicket: users.allTicket,
+          whatsappId: users.whatsappId,
+        },
+        // the ticket visibility facts (core §6) come along: most requests decide on them
+        queueIds: sql<number[]>`array(select ${userQueues.queueId} from ${userQueues}
+          where ${userQueues.userId} = ${users.id} and ${userQueues.companyId} = ${users.companyId} order by 1)`,
+        company: { status: companies.status, dueDate: companies.dueDate },
+        plan: plans,
+      })
+      .from(userSessions)
+      .innerJoin(users, and(eq(users.id, userSessions.userId), eq(users.companyId, userSessions.companyId)))
+      .innerJoin(companies, eq(companies.id, users.companyId))
+      .leftJoin(plans, eq(plans.id, companies.planId))
+      .where(session)
+      .limit(literalCount(1)),
+  );
   const row = rows[0];
   if (!row) throw new AppError((await sessionMovedCompany(db, claims)) ? "ERR_TOKEN_EXPIRED" : "ERR_SESSION_EXPIRED");
   assertCompanyUsable(row.company, row.user.super);

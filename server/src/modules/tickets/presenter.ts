@@ -2,6 +2,7 @@ import type { TagRef, TicketStatus, TicketView } from "@charla/contracts";
 import { type SQL, and, desc, eq, inArray, sql } from "drizzle-orm";
 import { literalCount } from "../../db/prepared.js";
 import type { Scoped } from "../../db/scoped.js";
+import { type Binds, shaped } from "../../db/shaped.js";
 import { contacts, queues, tags, tickets, ticketTags, users, whatsapps } from "../../db/schema/index.js";
 
 type TicketRow = typeof tickets.$inferSelect;
@@ -10,11 +11,11 @@ type TicketRow = typeof tickets.$inferSelect;
  * A ticket's relations in the statement that reads it: contact, connection, queue and assignee by
  * join, tags as a JSON array from the ticket_tags primary key. One round trip for a page of 40.
  */
-function selectWithRelations(q: Scoped) {
+function selectWithRelations(q: Scoped, company: SQL | number = q.companyId) {
   const tagList = sql<TagRef[]>`coalesce((
     select json_agg(json_build_object('id', ${tags.id}, 'name', ${tags.name}, 'color', ${tags.color}) order by ${tags.name}, ${tags.id})
-    from ${ticketTags} join ${tags} on ${tags.id} = ${ticketTags.tagId} and ${tags.companyId} = ${q.companyId}
-    where ${ticketTags.ticketId} = ${tickets.id} and ${ticketTags.companyId} = ${q.companyId}), '[]'::json)`;
+    from ${ticketTags} join ${tags} on ${tags.id} = ${ticketTags.tagId} and ${tags.companyId} = ${company}
+    where ${ticketTags.ticketId} = ${tickets.id} and ${ticketTags.companyId} = ${company}), '[]'::json)`;
   return q.db
     .select({
       ticket: tickets,
@@ -29,10 +30,10 @@ function selectWithRelations(q: Scoped) {
       tags: tagList,
     })
     .from(tickets)
-    .leftJoin(contacts, and(eq(contacts.id, tickets.contactId), eq(contacts.companyId, q.companyId)))
-    .leftJoin(whatsapps, and(eq(whatsapps.id, tickets.whatsappId), eq(whatsapps.companyId, q.companyId)))
-    .leftJoin(queues, and(eq(queues.id, tickets.queueId), eq(queues.companyId, q.companyId)))
-    .leftJoin(users, and(eq(users.id, tickets.userId), eq(users.companyId, q.companyId)));
+    .leftJoin(contacts, and(eq(contacts.id, tickets.contactId), eq(contacts.companyId, company)))
+    .leftJoin(whatsapps, and(eq(whatsapps.id, tickets.whatsappId), eq(whatsapps.companyId, company)))
+    .leftJoin(queues, and(eq(queues.id, tickets.queueId), eq(queues.companyId, company)))
+    .leftJoin(users, and(eq(users.id, tickets.userId), eq(users.companyId, company)));
 }
 
 type Joined = Awaited<ReturnType<ReturnType<typeof selectWithRelations>["execute"]>>[number];
@@ -75,19 +76,27 @@ export function ticketViewFrom(t: TicketFacts, r: TicketRelations): TicketView {
 
 const toView = ({ ticket, ...relations }: Joined): TicketView => ticketViewFrom(ticket, relations);
 
-/** A page of the list, newest activity first, presented in the same statement. */
-export async function pageTicketViews(q: Scoped, where: SQL, limit: number, offset: number): Promise<TicketView[]> {
-  const rows = await selectWithRelations(q)
-    .where(where)
-    .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-    .limit(literalCount(limit))
-    .offset(literalCount(offset));
+/** A page of the list, newest activity first, presented in the same statement (shaped: `where`'s values are in `b`). */
+export async function pageTicketViews(q: Scoped, b: Binds, where: SQL, limit: number, offset: number): Promise<TicketView[]> {
+  const company = b.v("companyId", q.companyId);
+  b.mark(`limit ${limit}`);
+  b.mark(`offset ${offset}`);
+  const rows = await shaped(q.db, "tickets.page", b, () =>
+    selectWithRelations(q, company)
+      .where(where)
+      .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+      .limit(literalCount(limit))
+      .offset(literalCount(offset)),
+  );
   return rows.map(toView);
 }
 
-/** One ticket's row and its view, read together; null when none matches. */
-export async function findTicketWithView(q: Scoped, where: SQL): Promise<{ row: TicketRow; view: TicketView } | null> {
-  const [joined] = await selectWithRelations(q).where(where).limit(1);
+/** One ticket's row and its view, read together; null when none matches (shaped: `where`'s values are in `b`). */
+export async function findTicketWithView(q: Scoped, b: Binds, where: SQL): Promise<{ row: TicketRow; view: TicketView } | null> {
+  const company = b.v("companyId", q.companyId);
+  const [joined] = await shaped(q.db, "tickets.one", b, () =>
+    selectWithRelations(q, company).where(where).limit(literalCount(1)),
+  );
   return joined ? { row: joined.ticket, view: toView(joined) } : null;
 }
 

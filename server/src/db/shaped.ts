@@ -1,0 +1,96 @@
+import { is, Param, Placeholder, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+
+/**
+ * The values of a statement whose text is built once per shape. Building a Drizzle query into text
+ * costs more server CPU than PostgreSQL spends running the inbox's statements (a third of a ticket
+ * list request, profiled); the hot reads build each shape once and afterwards only fill in values.
+ *
+ * `v(name, value)` records a value and answers its placeholder; `mark(token)` records a structural
+ * choice that no value shows (a condition left out, a literal written into the text). The names and
+ * the marks together are the shape: two calls with the same shape must build the same text.
+ */
+/** Where a condition's values go: placeholders of a shaped statement (Binds) or the text (inline). */
+export interface Bind {
+  v(name: string, value: unknown): SQL;
+  anyOf(column: SQLWrapper, name: string, values: readonly unknown[]): SQL;
+  mark(token: string | number | boolean): void;
+}
+
+/** Values as ordinary parameters, for statements that are not shaped. */
+export const inline: Bind = {
+  v: (_name, value) => sql`${value}`,
+  anyOf: (column, _name, values) => (values.length ? sql`${column} in ${values}` : sql`false`),
+  mark: () => {},
+};
+
+export class Binds implements Bind {
+  readonly values: Record<string, unknown> = {};
+  readonly #shape: string[] = [];
+
+  /** The placeholder of a value the driver takes as it is (numbers, strings, arrays, ISO dates). */
+  v(name: string, value: unknown): SQL {
+    if (name in this.values) {
+      // one value may appear in several places of a statement (the company, mostly)
+      if (!Object.is(this.values[name], value)) throw new Error(`placeholder "${name}" bound to two values`);
+    } else {
+      this.values[name] = value;
+      this.#shape.push(name);
+    }
+    return sql`${sql.placeholder(name)}`;
+  }
+
+  mark(token: string | number | boolean): void {
+    this.#shape.push(`#${token}`);
+  }
+
+  /** column = any(values): one array value, so a list of any length keeps the shape. */
+  anyOf(column: SQLWrapper, name: string, values: readonly unknown[]): SQL {
+    return sql`${column} = any(${this.v(name, values)})`;
+  }
+
+  get shape(): string {
+    return this.#shape.join(",");
+  }
+}
+
+type Prepared<R> = { execute(values: Record<string, unknown>): Promise<R>; getQuery(): { sql: string; params: unknown[] } };
+type Preparable<R> = { prepare(name: string): Prepared<R> };
+
+/** Per database handle (the pool, or one transaction): a prepared query answers on the handle it was made on. */
+const byHandle = new WeakMap<object, Map<string, Prepared<unknown>>>();
+/** Shapes are the application's own, few per statement; past this a handle stops keeping new ones. */
+const SHAPES_PER_HANDLE = 500;
+
+/**
+ * Runs `build()`'s query with the binds' values, building it only the first time this handle meets
+ * `statement` in this shape. A value written into the text instead of a placeholder would be served
+ * to every later caller of the shape (another company's id, say): such a query is refused.
+ */
+export async function shaped<R>(handle: object, statement: string, binds: Binds, build: () => Preparable<R>): Promise<R> {
+  let shapes = byHandle.get(handle);
+  if (!shapes) {
+    shapes = new Map();
+    byHandle.set(handle, shapes);
+  }
+  const key = `${statement}|${binds.shape}`;
+  let prepared = shapes.get(key) as Prepared<R> | undefined;
+  if (!prepared) {
+    // an empty name: the pool's client names and prepares it by its text (db/prepared.ts)
+    prepared = build().prepare("");
+    assertOnlyPlaceholders(statement, prepared.getQuery().params);
+    if (shapes.size < SHAPES_PER_HANDLE) shapes.set(key, prepared as Prepared<unknown>);
+  }
+  return prepared.execute(binds.values);
+}
+
+function assertOnlyPlaceholders(statement: string, params: unknown[]): void {
+  for (const p of params) {
+    if (is(p, Placeholder) || (is(p, Param) && is(p.value, Placeholder))) continue;
+    throw new Error(`statement "${statement}" carries a value in its text; bind it with Binds.v`);
+  }
+}
+
+/** The text a handle keeps for a statement's shape (tests compare it with a fresh build). */
+export function shapedText(handle: object, statement: string, binds: Binds): string | undefined {
+  return byHandle.get(handle)?.get(`${statement}|${binds.shape}`)?.getQuery().sql;
+}
