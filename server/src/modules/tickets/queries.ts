@@ -44,8 +44,29 @@ export type SearchStrategy = "collect" | "walk";
 const messageMatches = (b: Bind, search: string) =>
   sql`not m.is_deleted and m.search @@ (select charla_search_query(${b.v("search", search)}))`;
 
-/** Whether the word is common among the company's newest tickets: decides the strategy. */
+/**
+ * A word's strategy, kept for a while per company: the next pages, the other tabs and the live
+ * refreshes of one search ask again. Either strategy answers the same page; this only saves the sample.
+ */
+const chosen = new Map<string, { strategy: SearchStrategy; until: number }>();
+const CHOSEN_FOR_MS = 30_000;
+const CHOSEN_MAX = 2_000;
+
 export async function searchStrategyFor(q: Scoped, search: string): Promise<SearchStrategy> {
+  const key = `${q.companyId}\u0000${search}`;
+  const now = Date.now();
+  const kept = chosen.get(key);
+  if (kept && kept.until > now) return kept.strategy;
+  const strategy = await sampleStrategy(q, search);
+  chosen.delete(key);
+  // a Map iterates in insertion order: the first key is the oldest
+  if (chosen.size >= CHOSEN_MAX) chosen.delete(chosen.keys().next().value as string);
+  chosen.set(key, { strategy, until: now + CHOSEN_FOR_MS });
+  return strategy;
+}
+
+/** Whether the word is common among the company's newest tickets. */
+export async function sampleStrategy(q: Scoped, search: string): Promise<SearchStrategy> {
   const b = new Binds();
   const company = b.v("companyId", q.companyId);
   const matches = messageMatches(b, search);
