@@ -5,6 +5,14 @@ import type { QueueRef } from "./users.js";
 export const ConnectionStatuses = ["qrcode", "PAIRING", "OPENING", "CONNECTED", "DISCONNECTED", "TIMEOUT"] as const;
 export type ConnectionStatus = (typeof ConnectionStatuses)[number];
 
+/**
+ * Why a connection stopped by itself, shown beside its status ("" when it did not): WhatsApp refused
+ * the WhatsApp Web version even after a fresh one (405), another WhatsApp Web took the link again
+ * (440), or WhatsApp kept closing with a session error through every retry (500, 411).
+ */
+export const StatusReasons = ["", "VERSION_REJECTED", "REPLACED", "RECONNECT_LIMIT"] as const;
+export type StatusReason = (typeof StatusReasons)[number];
+
 /** Providers a connection may use: "beta" is WhatsApp Web through Baileys (core §3 provider, default beta). */
 export const ConnectionProviders = ["beta", "simulator"] as const;
 export type ConnectionProvider = (typeof ConnectionProviders)[number];
@@ -47,6 +55,7 @@ export type ConnectionView = {
   id: number;
   name: string;
   status: ConnectionStatus;
+  statusReason: StatusReason;
   /** Only for staff who may manage connections (connections-page:actionButtons); absent for others. */
   qrcode?: string;
   retries: number;
@@ -75,7 +84,7 @@ export type ConnectionView = {
 /** `company-{id}-whatsappSession` payload: the live session fields (the QR code only for who may manage connections). */
 export type ConnectionSessionEvent = {
   action: "update";
-  session: Pick<ConnectionView, "id" | "status" | "qrcode" | "retries" | "updatedAt">;
+  session: Pick<ConnectionView, "id" | "status" | "statusReason" | "qrcode" | "retries" | "updatedAt">;
 };
 
 /** `company-{id}-whatsapp` payload. */

@@ -5,6 +5,10 @@ import { messages, whatsapps } from "../db/schema/index.js";
 import { settingValue } from "../modules/settings/queries.js";
 import { demoSocketFactory } from "./baileys/demo-socket.js";
 import type { BaileysDeps } from "./baileys/driver.js";
+import { waVersionSource } from "./baileys/wa-version.js";
+
+/** One WhatsApp Web version for every session of the process, fetched at the first start. */
+const currentWaVersion = waVersionSource();
 
 async function stored(s: Services, whatsappId: number, channelId: string) {
   const [row] = await s.db
@@ -21,6 +25,8 @@ export function baileysDeps(s: Services): BaileysDeps {
     db: s.db,
     log: s.log,
     makeSocket: s.config.fakeWhatsapp ? demoSocketFactory : undefined,
+    // the demo socket never reaches WhatsApp: no version to ask for
+    waVersion: s.config.fakeWhatsapp ? undefined : currentWaVersion,
     // core §3 settings: `call` disabled means calls are refused with a message
     async callsAllowed(companyId) {
       return (await settingValue(scoped(s.db, companyId), "call")) !== "disabled";

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { AckError } from "@charla/contracts";
+import type { AckError, StatusReason } from "@charla/contracts";
 
 /**
  * The channel-driver interface: everything Charla asks of a WhatsApp session, and everything a
@@ -69,8 +69,11 @@ export type ChannelEvents = {
   ack(channelId: string, ack: number, error?: AckError): Promise<void>;
   revoked(channelId: string): Promise<void>;
   edited(channelId: string, body: string): Promise<void>;
-  status(status: ConnectionStatus, extra?: { qrcode?: string; retries?: number; number?: string }): Promise<void>;
+  status(status: ConnectionStatus, extra?: StatusExtra): Promise<void>;
 };
+
+/** What comes with a status: the QR and its count, the linked number, why the session stopped. */
+export type StatusExtra = { qrcode?: string; retries?: number; number?: string; reason?: StatusReason };
 
 export interface ChannelDriver {
   readonly provider: string;
@@ -88,6 +91,12 @@ export interface ChannelDriver {
   requestNewQr?(): Promise<void>;
   /** Unlink the phone, then stop; drivers without a link just disconnect. */
   logout?(): Promise<void>;
+  /**
+   * Resolves once every event received so far is handed to Charla and every pending write of its own
+   * (credentials) is done. Shutdown waits for it: WhatsApp Web confirms receipt before the driver
+   * hears of a message, so one dropped here would never be sent again.
+   */
+  whenIdle?(): Promise<void>;
 }
 
 export type DriverContext = { companyId: number; whatsappId: number; events: ChannelEvents };

@@ -1,4 +1,4 @@
-import type { ConnectionStatus } from "@charla/contracts";
+import type { ConnectionStatus, StatusReason } from "@charla/contracts";
 import { and, eq, ne } from "drizzle-orm";
 import type { Services } from "../context.js";
 import { messages, whatsapps } from "../db/schema/index.js";
@@ -50,6 +50,18 @@ registerDriver("beta", () => {
  * The live driver of each connection on this process. A session runs only where its lease is held
  * (leases.ts): one process per connection, however many run.
  */
+/** How long shutdown waits for the drivers' events and writes in flight. */
+export const SHUTDOWN_DRAIN_MS = 10_000;
+
+async function settledWithin(ms: number, work: (Promise<void> | undefined)[]): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  await Promise.race([Promise.allSettled(work), limit]);
+  clearTimeout(timer);
+}
+
 export class Sessions {
   private readonly drivers = new Map<number, Running>();
   /** Sessions being stopped here: not started again until they are. */
@@ -292,7 +304,17 @@ export class Sessions {
     await Promise.allSettled([...this.starting.values()]);
     const all = [...this.drivers.values()].map((d) => d.driver);
     this.drivers.clear();
+    // messages already acknowledged to WhatsApp are stored before the database closes, and the
+    // credentials written after the sockets close: both within a limit, so a stuck one cannot hold the exit
+    await settledWithin(
+      SHUTDOWN_DRAIN_MS,
+      all.map((d) => d.whenIdle?.()),
+    );
     await Promise.allSettled(all.map((d) => d.disconnect()));
+    await settledWithin(
+      SHUTDOWN_DRAIN_MS,
+      all.map((d) => d.whenIdle?.()),
+    );
     await this.leases.releaseAll().catch(() => undefined);
     await this.bus?.close();
   }
@@ -342,6 +364,8 @@ export class Sessions {
           .update(whatsapps)
           .set({
             status,
+            // a reason belongs to the status it came with: any later status clears it
+            statusReason: extra.reason ?? "",
             // the QR is only meaningful while waiting for a scan
             qrcode: status === "qrcode" ? (extra.qrcode ?? "") : "",
             retries: extra.retries ?? (status === "CONNECTED" ? 0 : undefined),
@@ -354,6 +378,7 @@ export class Sessions {
           const session = {
             id: row.id,
             status: row.status as ConnectionStatus,
+            statusReason: row.statusReason as StatusReason,
             qrcode: row.qrcode,
             retries: row.retries,
             updatedAt: row.updatedAt.toISOString(),

@@ -73,7 +73,14 @@ export function removeConnectionFromCache(client: QueryClient, connectionId: num
 export function applySessionToCache(client: QueryClient, session: ConnectionSession): void {
   const patch = (item: ConnectionView): ConnectionView =>
     item.id === session.id
-      ? { ...item, status: session.status, qrcode: session.qrcode, retries: session.retries, updatedAt: session.updatedAt }
+      ? {
+          ...item,
+          status: session.status,
+          statusReason: session.statusReason,
+          qrcode: session.qrcode,
+          retries: session.retries,
+          updatedAt: session.updatedAt,
+        }
       : item;
   client.setQueryData<ConnectionView[]>(connectionKeys.list(), (list) => list?.map(patch));
   client.setQueryData<ConnectionView>(connectionKeys.detail(session.id), (item) => (item ? patch(item) : item));

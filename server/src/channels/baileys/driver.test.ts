@@ -198,6 +198,94 @@ describe("#baileys driver lifecycle", () => {
     expect(t.sockets.every((s) => s.ended)).toBe(true);
   });
 
+  it("should announce the current WhatsApp Web version, and after a 405 fetch it again once before stopping with its reason", async () => {
+    const asked: boolean[] = [];
+    const versions: [number, number, number][] = [
+      [2, 3000, 111],
+      [2, 3000, 222],
+      [2, 3000, 333],
+    ];
+    const t = await setup({
+      waVersion: async (refresh) => {
+        asked.push(refresh);
+        return versions[asked.length - 1];
+      },
+    });
+    await t.driver.connect();
+    expect(t.current().config.version).toEqual([2, 3000, 111]);
+    t.current().emit("connection.update", { connection: "close", lastDisconnect: { error: boom(405), date: new Date() } });
+    await until(() => t.sockets.length === 2);
+    // the refused version is not asked for from the cache: a fresh one is fetched
+    expect(asked).toEqual([false, true]);
+    expect(t.current().config.version).toEqual([2, 3000, 222]);
+    t.current().emit("connection.update", { connection: "close", lastDisconnect: { error: boom(405), date: new Date() } });
+    await t.driver.whenIdle();
+    await sleep(30);
+    // refused again: no reconnect every 30 s behind a spinner, a stop the Connections page explains
+    expect(t.sockets).toHaveLength(2);
+    expect(t.sockets.every((s) => s.ended)).toBe(true);
+    expect(t.rec.statuses.at(-1)).toEqual({ status: "DISCONNECTED", extra: { reason: "VERSION_REJECTED" } });
+    // Retry starts over with a fresh count
+    await t.driver.connect();
+    expect(t.sockets).toHaveLength(3);
+    await t.open();
+    expect(t.rec.statuses.at(-1)?.status).toBe("CONNECTED");
+    await t.driver.disconnect();
+  });
+
+  it("should stop at once on a 405 when it has no way to fetch another version", async () => {
+    const t = await setup();
+    await t.driver.connect();
+    expect(t.current().config.version).toBeUndefined();
+    t.current().emit("connection.update", { connection: "close", lastDisconnect: { error: boom(405), date: new Date() } });
+    await t.driver.whenIdle();
+    expect(t.rec.statuses.at(-1)).toEqual({ status: "DISCONNECTED", extra: { reason: "VERSION_REJECTED" } });
+    expect(t.sockets).toHaveLength(1);
+  });
+
+  it("should say so when another WhatsApp Web takes the link (440), retry once after a while, and stop when it happens again", async () => {
+    const t = await setup({ replacedRetryMs: 40 });
+    await t.driver.connect();
+    await t.open();
+    t.current().emit("connection.update", { connection: "close", lastDisconnect: { error: boom(440), date: new Date() } });
+    await t.driver.whenIdle();
+    // not CONNECTED any more while it waits: sends answer ERR_WAPP_NOT_INITIALIZED with a truthful status
+    expect(t.rec.statuses.at(-1)).toEqual({ status: "DISCONNECTED", extra: { reason: "REPLACED" } });
+    await expect(t.driver.sendText(CONTACT, "hola")).rejects.toMatchObject({ code: "ERR_WAPP_NOT_INITIALIZED" });
+    expect(t.sockets).toHaveLength(1);
+    await until(() => t.sockets.length === 2);
+    await t.open();
+    expect(t.rec.statuses.at(-1)?.status).toBe("CONNECTED");
+    // replaced again within the hour: stopped until someone presses Retry
+    t.current().emit("connection.update", { connection: "close", lastDisconnect: { error: boom(440), date: new Date() } });
+    await t.driver.whenIdle();
+    await sleep(80);
+    expect(t.sockets).toHaveLength(2);
+    expect(t.rec.statuses.at(-1)).toEqual({ status: "DISCONNECTED", extra: { reason: "REPLACED" } });
+  });
+
+  it("should bound reconnects on session errors (500, 411, 419) and show why it stopped", async () => {
+    const t = await setup();
+    await t.driver.connect();
+    const codes = [500, 411, 419, 500, 500];
+    for (const [i, code] of codes.entries()) {
+      t.current().emit("connection.update", { connection: "close", lastDisconnect: { error: boom(code), date: new Date() } });
+      if (i < codes.length - 1) await until(() => t.sockets.length === i + 2);
+    }
+    await t.driver.whenIdle();
+    await sleep(30);
+    expect(t.sockets).toHaveLength(codes.length);
+    expect(t.rec.statuses.at(-1)).toEqual({ status: "DISCONNECTED", extra: { reason: "RECONNECT_LIMIT" } });
+    // network losses are not bounded: they reconnect as long as it takes
+    await t.driver.connect();
+    for (let i = 0; i < 8; i++) {
+      const n = t.sockets.length;
+      t.current().emit("connection.update", { connection: "close", lastDisconnect: { error: boom(428), date: new Date() } });
+      await until(() => t.sockets.length === n + 1);
+    }
+    await t.driver.disconnect();
+  });
+
   it("should grow the default backoff 1 s, 2 s, 4 s … up to 30 s", () => {
     expect([0, 1, 2, 3, 4, 5, 6, 10].map(defaultBackoff)).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000]);
   });

@@ -17,7 +17,7 @@ import {
   type WAMessage,
   type WAMessageKey,
 } from "baileys";
-import { Ack } from "@charla/contracts";
+import { Ack, type StatusReason } from "@charla/contracts";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.js";
 import {
@@ -29,9 +29,11 @@ import {
   registerDriver,
   type SendOptions,
   type Sent,
+  type StatusExtra,
 } from "../driver.js";
 import { cachedKeys, clearAuthState, type DbAuthState, useDbAuthState } from "./auth-state.js";
 import { dbLidStore, type LidStore } from "./lid-store.js";
+import type { WaVersion } from "./wa-version.js";
 import {
   MISSED_VIDEO_CALL,
   MISSED_VOICE_CALL,
@@ -84,10 +86,25 @@ export type BaileysDriverOptions = {
   maxQrRefreshes?: number;
   /** Where LIDs are remembered (default: table whatsapp_lids). */
   lids?: LidStore;
+  /**
+   * The WhatsApp Web version to announce (wa-version.ts); `refresh` after a 405. Default: none asked,
+   * Baileys' bundled version (tests, and the demo socket, never reach the network).
+   */
+  waVersion?: (refresh: boolean) => Promise<WaVersion | undefined>;
+  /** Milliseconds before the one automatic retry after another socket took the link (440). */
+  replacedRetryMs?: number;
 };
 
 export const CALLS_DISABLED_TEXT = "Las llamadas no están disponibles, por favor envíe un mensaje.";
 const DEFAULT_MAX_QR = 6;
+/** WhatsApp's answer to a retired WhatsApp Web version. */
+const VERSION_REFUSED = 405;
+/** Session errors that a reconnect may cure once or twice, but not forever. */
+const BOUNDED_CODES = new Set<number>([DisconnectReason.badSession, DisconnectReason.multideviceMismatch, 419]);
+const BOUNDED_ATTEMPTS = 5;
+const REPLACED_RETRY_MS = 60_000;
+/** A replacement this long after the last one is news again: its one retry is allowed. */
+const REPLACED_FORGOTTEN_MS = 60 * 60_000;
 const GROUP_SUBJECT_TTL_MS = 60 * 60_000;
 
 export const defaultBackoff = (attempt: number) => Math.min(1000 * 2 ** attempt, 30_000);
@@ -129,6 +146,11 @@ export class BaileysDriver implements ChannelDriver {
   private auth: (DbAuthState & { keys: SignalKeyStore }) | null = null;
   private ownNumber = "";
   private lastStatus: ConnectionStatus | null = null;
+  /** 405s in a row: the first fetches the version again, the second stops. */
+  private versionRefusals = 0;
+  /** Consecutive closes with a bounded code, since the last open. */
+  private boundedCloses = 0;
+  private lastReplacedAt = 0;
   private readonly contacts = new Map<string, string>();
   private readonly groupSubjects = new Map<string, { subject: string; at: number }>();
   private readonly lids: LidStore;
@@ -158,6 +180,9 @@ export class BaileysDriver implements ChannelDriver {
     this.stopped = false;
     this.attempt = 0;
     this.qrCount = 0;
+    this.versionRefusals = 0;
+    this.boundedCloses = 0;
+    this.lastReplacedAt = 0;
     await this.openSocket();
   }
 
@@ -257,7 +282,8 @@ export class BaileysDriver implements ChannelDriver {
       this.auth = { ...loaded, keys: cachedKeys(loaded.state.keys, logger) };
     }
     const auth = this.auth;
-    // disconnected, or another socket was asked for, while the auth state loaded
+    const version = await this.opts.waVersion?.(this.versionRefusals > 0).catch(() => undefined);
+    // disconnected, or another socket was asked for, while the auth state and version loaded
     if (generation !== this.generation || this.stopped) return;
     const make = this.opts.makeSocket ?? ((config: UserFacingSocketConfig) => makeWASocket(config));
     const sock = make({
@@ -269,6 +295,7 @@ export class BaileysDriver implements ChannelDriver {
       // messages Charla sends are stored by the sender; an echo would race that write
       emitOwnEvents: false,
       syncFullHistory: false,
+      ...(version ? { version } : {}),
       getMessage: async (key) => (key.id ? this.opts.getMessage?.(key.id) : undefined),
     });
     this.sock = sock;
@@ -334,6 +361,8 @@ export class BaileysDriver implements ChannelDriver {
       this.connected = true;
       this.attempt = 0;
       this.qrCount = 0;
+      this.versionRefusals = 0;
+      this.boundedCloses = 0;
       this.ownNumber = userOf(sock.user?.id);
       void this.emitStatus("CONNECTED", this.ownNumber ? { number: this.ownNumber } : {});
     }
@@ -351,16 +380,35 @@ export class BaileysDriver implements ChannelDriver {
       void this.statusAfter(() => this.forgetLink(), "DISCONNECTED");
       return;
     }
-    // another socket took this link (440): two processes must never fight over one session, so this
-    // one stops quietly and the session's lease decides who runs it
+    // another WhatsApp Web took this link (440; the session's lease keeps two Charla processes from
+    // doing it): the connection says so, and tries once more after a while, as the phone's owner may
+    // have opened WhatsApp Web by mistake. Replaced again soon after: it stays stopped until Retry.
     if (code === DisconnectReason.connectionReplaced) {
-      this.log.warn({ ...this.ref }, "whatsapp session replaced by another socket; stopping here");
-      this.halt();
-      return;
+      const again = Date.now() - this.lastReplacedAt < REPLACED_FORGOTTEN_MS;
+      this.lastReplacedAt = Date.now();
+      this.log.warn({ ...this.ref, again }, "whatsapp session replaced by another socket");
+      if (again) return this.stopWith("REPLACED");
+      void this.emitStatus("DISCONNECTED", { reason: "REPLACED" });
+      return this.scheduleReconnect(code, this.opts.replacedRetryMs ?? REPLACED_RETRY_MS);
+    }
+    // a retired WhatsApp Web version: fetch the current one and try again, once
+    if (code === VERSION_REFUSED) {
+      if (this.versionRefusals++ > 0 || !this.opts.waVersion) return this.stopWith("VERSION_REJECTED");
+      return this.scheduleReconnect(code);
+    }
+    if (code !== undefined && BOUNDED_CODES.has(code) && ++this.boundedCloses >= BOUNDED_ATTEMPTS) {
+      return this.stopWith("RECONNECT_LIMIT");
     }
     // Baileys ends a QR session nobody scanned with timedOut (408, the same code as connectionLost)
     if (code === DisconnectReason.timedOut && pairing) return this.giveUp();
     this.scheduleReconnect(code);
+  }
+
+  /** Stops for good (until Retry or a new QR) and tells why. */
+  private stopWith(reason: StatusReason) {
+    this.log.warn({ ...this.ref, reason }, "whatsapp session stopped");
+    this.halt();
+    void this.emitStatus("DISCONNECTED", { reason });
   }
 
   /** Too many QR codes without a scan: stop and wait for "retry" or "new QR". */
@@ -370,11 +418,12 @@ export class BaileysDriver implements ChannelDriver {
     void this.emitStatus("TIMEOUT");
   }
 
-  private scheduleReconnect(code: number | undefined) {
+  private scheduleReconnect(code: number | undefined, after?: number) {
     if (this.stopped) return;
-    const delay = (this.opts.backoff ?? defaultBackoff)(this.attempt++);
+    const delay = after ?? (this.opts.backoff ?? defaultBackoff)(this.attempt++);
     this.log.info({ code, delay, ...this.ref }, "whatsapp connection closed, reconnecting");
-    void this.emitStatus("OPENING");
+    // a replaced session waits long: it shows DISCONNECTED meanwhile, not a spinner
+    if (after === undefined) void this.emitStatus("OPENING");
     this.clearReconnect();
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = null;
@@ -393,16 +442,12 @@ export class BaileysDriver implements ChannelDriver {
     this.events = this.events.then(task).catch((err) => this.log.error({ err, ...this.ref }, "whatsapp event not handled"));
   }
 
-  private emitStatus(status: ConnectionStatus, extra?: { qrcode?: string; retries?: number; number?: string }): Promise<void> {
+  private emitStatus(status: ConnectionStatus, extra?: StatusExtra): Promise<void> {
     return this.statusAfter(async () => undefined, status, extra);
   }
 
   /** Emits a status after `before`, in order with the other statuses; repeated OPENINGs are said once. */
-  private statusAfter(
-    before: () => Promise<void>,
-    status: ConnectionStatus,
-    extra?: { qrcode?: string; retries?: number; number?: string },
-  ): Promise<void> {
+  private statusAfter(before: () => Promise<void>, status: ConnectionStatus, extra?: StatusExtra): Promise<void> {
     const run = async () => {
       await before();
       if (status === "OPENING" && this.lastStatus === "OPENING") return;
@@ -668,6 +713,8 @@ export type BaileysDeps = {
   loadQuoted?(whatsappId: number, channelId: string): Promise<QuotedInfo | null>;
   /** Test mode's stand-in socket (default: the real one). */
   makeSocket?: SocketFactory;
+  /** The current WhatsApp Web version (wa-version.ts); absent: Baileys' bundled one. */
+  waVersion?: BaileysDriverOptions["waVersion"];
 };
 
 /** A factory bound to one app's database and log (several apps may share a process in tests). */
@@ -680,6 +727,7 @@ export function baileysFactory(deps: BaileysDeps): DriverFactory {
       getMessage: (channelId) => deps.getMessage(ctx.whatsappId, channelId),
       loadQuoted: deps.loadQuoted ? (channelId) => deps.loadQuoted!(ctx.whatsappId, channelId) : undefined,
       makeSocket: deps.makeSocket,
+      waVersion: deps.waVersion,
     });
 }
 

@@ -10,6 +10,8 @@ export const whatsapps = pgTable(
     companyId: companyId(),
     name: text("name").notNull(),
     status: text("status").notNull().default("DISCONNECTED"),
+    /** Why the session stopped by itself (contracts StatusReason); "" otherwise. */
+    statusReason: text("status_reason").notNull().default(""),
     /** The pairing QR while status is qrcode; empty otherwise. */
     qrcode: text("qrcode").notNull().default(""),
     retries: integer("retries").notNull().default(0),

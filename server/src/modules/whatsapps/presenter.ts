@@ -1,4 +1,4 @@
-import type { ConnectionProvider, ConnectionStatus, ConnectionView } from "@charla/contracts";
+import type { ConnectionProvider, ConnectionStatus, ConnectionView, StatusReason } from "@charla/contracts";
 import { asc, eq, inArray } from "drizzle-orm";
 import type { Scoped } from "../../db/scoped.js";
 import { queues, whatsappQueues, type whatsapps } from "../../db/schema/index.js";
@@ -29,6 +29,7 @@ export async function presentConnections(q: Scoped, rows: Row[]): Promise<Connec
     id: r.id,
     name: r.name,
     status: r.status as ConnectionStatus,
+    statusReason: r.statusReason as StatusReason,
     qrcode: r.qrcode,
     retries: r.retries,
     isDefault: r.isDefault,

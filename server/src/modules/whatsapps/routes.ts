@@ -74,12 +74,13 @@ export async function whatsappsRoutes(app: FastifyInstance) {
     const q = tenant(req);
     const [row] = await q.db
       .update(whatsapps)
-      .set({ status: "DISCONNECTED", qrcode: "", updatedAt: new Date() })
+      .set({ status: "DISCONNECTED", statusReason: "", qrcode: "", updatedAt: new Date() })
       .where(q.whatsapps.where(eq(whatsapps.id, wa.id)))
       .returning();
     await emitConnectionSession(req.ctx, req.ctx.companyId, {
       id: row.id,
       status: row.status as ConnectionStatus,
+      statusReason: "",
       qrcode: "",
       retries: row.retries,
       updatedAt: row.updatedAt.toISOString(),

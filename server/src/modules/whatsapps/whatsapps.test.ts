@@ -1,7 +1,7 @@
 import { Events } from "@charla/contracts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerDriver } from "../../channels/driver.js";
+import { type ChannelDriver, registerDriver } from "../../channels/driver.js";
 import { Sessions } from "../../channels/sessions.js";
 import { SimulatorDriver } from "../../channels/simulator/driver.js";
 import { plans, whatsapps } from "../../db/schema/index.js";
@@ -109,6 +109,74 @@ describe("#connections", () => {
     expectError(await call(other.s, "POST", `/whatsappsession/${wa.id}`), 404, "ERR_NO_WAPP_FOUND");
   });
 
+  it("shows why a session stopped by itself, live and in the API, until its next status", async () => {
+    const { c, s } = await world();
+    const provider = `reason-${Date.now()}`;
+    let replaced = true;
+    registerDriver(provider, (ctx) => {
+      const driver = new SimulatorDriver(ctx);
+      const connect = driver.connect.bind(driver);
+      // the first start ends as a replaced WhatsApp Web session would; Retry connects
+      driver.connect = async () => {
+        if (!replaced) return connect();
+        replaced = false;
+        await ctx.events.status("DISCONNECTED", { reason: "REPLACED" });
+      };
+      return driver;
+    });
+    const wa = await buildWhatsapp(t.app, c.id, { provider });
+    const events: { status: string; statusReason: string }[] = [];
+    const original = t.app.charla.realtime.toUsers.bind(t.app.charla.realtime);
+    t.app.charla.realtime.toUsers = ((companyId: number, ids: number[]) => {
+      const room = original(companyId, ids);
+      return {
+        emit: (event: string, payload: { session?: { status: string; statusReason: string } }) => {
+          if (event === Events.whatsappSession(c.id) && payload.session) events.push(payload.session);
+          return room.emit(event, payload);
+        },
+      } as unknown as ReturnType<typeof original>;
+    }) as typeof t.app.charla.realtime.toUsers;
+    try {
+      await call(s, "POST", `/whatsappsession/${wa.id}`);
+      await expect.poll(async () => (await call(s, "GET", `/whatsapp/${wa.id}`)).json().statusReason).toBe("REPLACED");
+      expect((await call(s, "GET", "/whatsapp")).json()).toEqual(
+        expect.arrayContaining([expect.objectContaining({ id: wa.id, status: "DISCONNECTED", statusReason: "REPLACED" })]),
+      );
+      expect(events).toContainEqual(expect.objectContaining({ status: "DISCONNECTED", statusReason: "REPLACED" }));
+      // Retry: the next status clears it
+      expect((await call(s, "PUT", `/whatsappsession/${wa.id}`)).json()).toMatchObject({ status: "CONNECTED", statusReason: "" });
+      expect(events.at(-1)).toMatchObject({ status: "CONNECTED", statusReason: "" });
+    } finally {
+      t.app.charla.realtime.toUsers = original;
+      await t.app.charla.sessions.stop(wa.id).catch(() => undefined);
+    }
+  });
+
+  it("shutdown waits for the events a driver already received before the database closes", async () => {
+    const { c } = await world();
+    const provider = `drain-${Date.now()}`;
+    let stored = false;
+    registerDriver(provider, (ctx) => {
+      const driver: ChannelDriver = new SimulatorDriver(ctx);
+      // an event still being stored when shutdown begins
+      driver.whenIdle = () =>
+        new Promise<void>((resolve) =>
+          setTimeout(() => {
+            stored = true;
+            resolve();
+          }, 150),
+        );
+      return driver;
+    });
+    await buildWhatsapp(t.app, c.id, { provider, status: "CONNECTED" });
+    const sessions = new Sessions(t.app.charla, { providers: () => [provider] });
+    expect(await sessions.resumeAll()).toBe(1);
+    const [id] = await whatsappsOf(c.id, provider);
+    await expect.poll(async () => sessions.runningDriver(c.id, id) !== null).toBe(true);
+    await sessions.stopAll();
+    expect(stored).toBe(true);
+  });
+
   it("resumes running sessions at start and keeps their status through a shutdown", async () => {
     const { c } = await world();
     // a provider of this test's own: connections of other test files sharing the database stay out
@@ -145,3 +213,10 @@ describe("#connections", () => {
     }
   });
 });
+
+async function whatsappsOf(companyId: number, provider: string): Promise<number[]> {
+  const rows = await t.app.charla.db
+    .select({ id: whatsapps.id, companyId: whatsapps.companyId, provider: whatsapps.provider })
+    .from(whatsapps);
+  return rows.filter((r) => r.companyId === companyId && r.provider === provider).map((r) => r.id);
+}

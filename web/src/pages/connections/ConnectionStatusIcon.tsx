@@ -1,4 +1,4 @@
-import type { ConnectionStatus } from "@charla/contracts";
+import type { ConnectionStatus, StatusReason } from "@charla/contracts";
 import QrPendingIcon from "@mui/icons-material/CropFree";
 import ConnectedIcon from "@mui/icons-material/SignalCellular4Bar";
 import DisconnectedIcon from "@mui/icons-material/SignalCellularConnectedNoInternet0Bar";
@@ -35,10 +35,21 @@ function iconOf(status: ConnectionStatus): ReactNode {
   }
 }
 
-export function ConnectionStatusIcon({ status }: { status: ConnectionStatus }) {
+/** Why the session stopped by itself, in words, under the status (the tooltip says what to do). */
+export function StatusReasonText({ reason }: { reason: StatusReason }) {
+  const { t } = useTranslation("connections");
+  if (!reason) return null;
+  return (
+    <Typography variant="caption" color="error" data-testid="connection-status-reason" data-reason={reason}>
+      {t(`reasons.${reason}.title`)}
+    </Typography>
+  );
+}
+
+export function ConnectionStatusIcon({ status, reason = "" }: { status: ConnectionStatus; reason?: StatusReason }) {
   const { t } = useTranslation("connections");
   const key = tooltipOf[status];
-  const label = t(`status.${status}`);
+  const label = reason ? `${t(`status.${status}`)}: ${t(`reasons.${reason}.title`)}` : t(`status.${status}`);
   const icon = (
     <Box
       role="img"
@@ -51,14 +62,15 @@ export function ConnectionStatusIcon({ status }: { status: ConnectionStatus }) {
     </Box>
   );
   if (!key) return icon;
-  const content = key === "connected" ? null : t(`tooltips.${key}.content`);
+  const title = reason ? t(`reasons.${reason}.title`) : t(`tooltips.${key}.title`);
+  const content = reason ? t(`reasons.${reason}.content`) : key === "connected" ? null : t(`tooltips.${key}.content`);
   return (
     <Tooltip
       arrow
       title={
         <Box sx={{ py: 0.25 }}>
           <Typography variant="body2" sx={{ fontWeight: 600 }}>
-            {t(`tooltips.${key}.title`)}
+            {title}
           </Typography>
           {content && <Typography variant="caption">{content}</Typography>}
         </Box>

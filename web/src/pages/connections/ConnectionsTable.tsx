@@ -13,7 +13,7 @@ import type { MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { ListTable, RowActions } from "../../components/ListTable";
 import { formatPhoneNumber } from "../../lib/phone";
-import { ConnectionStatusIcon } from "./ConnectionStatusIcon";
+import { ConnectionStatusIcon, StatusReasonText } from "./ConnectionStatusIcon";
 import { SessionButtons } from "./SessionButtons";
 
 /** core §2 Connections page: last update as dd/MM/yy HH:mm. */
@@ -116,7 +116,7 @@ export function ConnectionsTable({
           >
             <TableCell sx={{ minWidth: 120 }}>
               <Box sx={{ display: "flex", alignItems: narrow ? "flex-start" : "center", gap: 1 }}>
-                {narrow && <ConnectionStatusIcon status={connection.status} />}
+                {narrow && <ConnectionStatusIcon status={connection.status} reason={connection.statusReason} />}
                 <Box sx={{ minWidth: 0, flex: 1 }}>
                   <Box sx={{ display: "flex", alignItems: "center", flexWrap: "wrap", columnGap: 1, rowGap: 0.5 }}>
                     <Typography variant="body2" sx={{ fontWeight: 500, wordBreak: "break-word" }} data-testid="connection-label">
@@ -139,13 +139,17 @@ export function ConnectionsTable({
                       {number}
                     </Typography>
                   )}
+                  {narrow && <StatusReasonText reason={connection.statusReason} />}
                   {narrow && sessionButtons && <Box sx={{ mt: 1 }}>{sessionButtons}</Box>}
                 </Box>
               </Box>
             </TableCell>
             {!narrow && (
               <TableCell>
-                <ConnectionStatusIcon status={connection.status} />
+                <Box sx={{ display: "flex", alignItems: "center", gap: 1 }}>
+                  <ConnectionStatusIcon status={connection.status} reason={connection.statusReason} />
+                  <StatusReasonText reason={connection.statusReason} />
+                </Box>
               </TableCell>
             )}
             {canUseSession && !narrow && <TableCell>{sessionButtons}</TableCell>}

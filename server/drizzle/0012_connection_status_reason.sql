@@ -1,0 +1,1 @@
+ALTER TABLE "whatsapps" ADD COLUMN "status_reason" text DEFAULT '' NOT NULL;
