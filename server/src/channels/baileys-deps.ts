@@ -4,7 +4,7 @@ import { scoped } from "../db/scoped.js";
 import { messages, whatsapps } from "../db/schema/index.js";
 import { settingValue } from "../modules/settings/queries.js";
 import { demoSocketFactory } from "./baileys/demo-socket.js";
-import type { BaileysDeps } from "./baileys/driver.js";
+import { type BaileysDeps, decodeContent } from "./baileys/driver.js";
 import { waVersionSource } from "./baileys/wa-version.js";
 
 /** One WhatsApp Web version for every session of the process, fetched at the first start. */
@@ -12,7 +12,12 @@ const currentWaVersion = waVersionSource();
 
 async function stored(s: Services, whatsappId: number, channelId: string) {
   const [row] = await s.db
-    .select({ body: messages.body, fromMe: messages.fromMe, participant: messages.participant })
+    .select({
+      body: messages.body,
+      fromMe: messages.fromMe,
+      participant: messages.participant,
+      content: messages.channelContent,
+    })
     .from(messages)
     .where(and(eq(messages.whatsappId, whatsappId), eq(messages.channelId, channelId)))
     .limit(1);
@@ -33,7 +38,9 @@ export function baileysDeps(s: Services): BaileysDeps {
     },
     async getMessage(whatsappId, channelId) {
       const row = await stored(s, whatsappId, channelId);
-      return row ? { conversation: row.body } : undefined;
+      if (!row) return undefined;
+      // messages sent before their content was kept (or by another channel) go again as their text
+      return (row.content ? decodeContent(row.content) : undefined) ?? { conversation: row.body };
     },
     async loadQuoted(whatsappId, channelId) {
       const row = await stored(s, whatsappId, channelId);

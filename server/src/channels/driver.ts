@@ -60,7 +60,8 @@ export type SendOptions = {
 export function outgoingMessageId(): string {
   return `3EB0${randomBytes(18).toString("hex").toUpperCase()}`;
 }
-export type Sent = { channelId: string; timestamp: Date };
+/** `content`: the message as the channel encoded it, for the channel's own retries (stored with the row). */
+export type Sent = { channelId: string; timestamp: Date; content?: string };
 
 /** What a session tells Charla. Each handler may be called again for the same event (replays). */
 export type ChannelEvents = {

@@ -51,6 +51,8 @@ export function messageRowOf(r: WrittenRow, companyId: number, whatsappId: numbe
     contactId: r.m_contact_id,
     whatsappId,
     channelId: r.m_channel_id,
+    // received messages carry no channel content of ours
+    channelContent: null,
     body: r.m_body,
     fromMe: r.m_from_me,
     read: r.m_read,

@@ -10,7 +10,14 @@ import { openTestDatabase } from "../../test/app.js";
 import { buildCompany, buildWhatsapp } from "../../test/factories.js";
 import type { ChannelEvents, ConnectionStatus, InboundMessage } from "../driver.js";
 import { useDbAuthState } from "./auth-state.js";
-import { BaileysDriver, type BaileysDriverOptions, type BaileysSocket, CALLS_DISABLED_TEXT, defaultBackoff } from "./driver.js";
+import {
+  BaileysDriver,
+  type BaileysDriverOptions,
+  type BaileysSocket,
+  CALLS_DISABLED_TEXT,
+  decodeContent,
+  defaultBackoff,
+} from "./driver.js";
 
 let database: Database;
 beforeAll(async () => {
@@ -50,9 +57,16 @@ class FakeSocket implements BaileysSocket {
   });
   logout = vi.fn(async () => undefined);
   sendMessage = vi.fn(
-    async (jid: string, _content: AnyMessageContent, _options?: unknown): Promise<WAMessage | undefined> => ({
+    async (jid: string, content: AnyMessageContent, _options?: unknown): Promise<WAMessage | undefined> => ({
       key: { remoteJid: jid, fromMe: true, id: `OUT-${++this.sent}` },
       messageTimestamp: 1_700_000_000,
+      // as Baileys answers: the proto it encoded (media uploaded, keys made)
+      message:
+        "image" in content
+          ? { imageMessage: { caption: content.caption, mimetype: "image/jpeg", mediaKey: Buffer.from("k".repeat(32)) } }
+          : "text" in content
+            ? { extendedTextMessage: { text: content.text, contextInfo: content.contextInfo } }
+            : undefined,
     }),
   );
   readMessages = vi.fn(async () => undefined);
@@ -615,6 +629,7 @@ describe("#baileys driver outbound", () => {
     expect(await t.driver.sendText("+52 1 55 1111 2222", "hola")).toEqual({
       channelId: "OUT-1",
       timestamp: new Date(1_700_000_000 * 1000),
+      content: JSON.stringify({ extendedTextMessage: { text: "hola" } }),
     });
     expect(t.current().sendMessage).toHaveBeenLastCalledWith(`${CONTACT}@s.whatsapp.net`, { text: "hola" }, {});
     await t.driver.sendText("120363012345678901", "hola grupo", { isGroup: true });
@@ -711,6 +726,26 @@ describe("#baileys driver outbound", () => {
     expect(await t.driver.profilePicture(CONTACT)).toBe("https://pps.whatsapp.net/v/pic.jpg");
     t.current().profilePictureUrl.mockRejectedValueOnce(new Error("item-not-found"));
     expect(await t.driver.profilePicture(CONTACT)).toBeNull();
+    await t.driver.disconnect();
+  });
+
+  it("should hand back what it sent as stored content that decodes to the same message", async () => {
+    const t = await connected();
+    const image = await t.driver.sendMedia(CONTACT, {
+      data: Buffer.from("png"),
+      mimetype: "image/png",
+      fileName: "a.png",
+      caption: "mira",
+    });
+    const decoded = decodeContent(image.content ?? "");
+    expect(decoded?.imageMessage?.caption).toBe("mira");
+    expect(Buffer.from(decoded?.imageMessage?.mediaKey ?? []).toString()).toBe("k".repeat(32));
+    const text = await t.driver.sendText(CONTACT, "hola", { quotedChannelId: "IN-9" });
+    expect(decodeContent(text.content ?? "")?.extendedTextMessage).toMatchObject({
+      text: "hola",
+      contextInfo: { stanzaId: "IN-9" },
+    });
+    expect(decodeContent("{broken")).toBeUndefined();
     await t.driver.disconnect();
   });
 

@@ -2,6 +2,7 @@ import {
   type AnyMessageContent,
   type BaileysEventMap,
   Browsers,
+  BufferJSON,
   type Contact,
   DisconnectReason,
   downloadMediaMessage,
@@ -9,7 +10,7 @@ import {
   jidNormalizedUser,
   makeWASocket,
   type MiscMessageGenerationOptions,
-  type proto,
+  proto,
   type SignalKeyStore,
   toNumber,
   type UserFacingSocketConfig,
@@ -622,7 +623,12 @@ export class BaileysDriver implements ChannelDriver {
     }
     if (!sent?.key.id) throw channelError("ERR_SENDING_WAPP_MSG", "whatsapp message not sent");
     const seconds = toNumber(sent.messageTimestamp);
-    return { channelId: sent.key.id, timestamp: seconds ? new Date(seconds * 1000) : new Date() };
+    return {
+      channelId: sent.key.id,
+      timestamp: seconds ? new Date(seconds * 1000) : new Date(),
+      // what a retry request must get back: the whole message (media keys, quote), not its text
+      content: sent.message ? encodeContent(sent.message) : undefined,
+    };
   }
 
   async sendText(number: string, body: string, opts?: SendOptions): Promise<Sent> {
@@ -733,6 +739,20 @@ export function baileysFactory(deps: BaileysDeps): DriverFactory {
 
 export function registerBaileysDriver(deps: BaileysDeps): void {
   registerDriver("beta", baileysFactory(deps));
+}
+
+/** A sent message's proto as stored text: JSON with Baileys' Buffer encoding (media keys, hashes, thumbnails). */
+export function encodeContent(message: proto.IMessage): string {
+  return JSON.stringify(message, BufferJSON.replacer);
+}
+
+/** The stored text back to a proto; undefined when it is not one (it never fails a retry request). */
+export function decodeContent(text: string): proto.IMessage | undefined {
+  try {
+    return proto.Message.fromObject(JSON.parse(text, BufferJSON.reviver));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Sends under the id Charla recorded before the send (record-first), so echoes and acks find that row. */

@@ -115,6 +115,12 @@ export const messages = pgTable(
     contactId: integer("contact_id"),
     whatsappId: integer("whatsapp_id").references(() => whatsapps.id, { onDelete: "set null" }),
     channelId: text("channel_id"),
+    /**
+     * A sent message as its channel encoded it (Baileys: the whole proto, BufferJSON): the channel asks
+     * for it again when a contact's device could not decrypt it (a new phone, a reinstall) and it must
+     * go out again as it was, media and quote included. Null for received messages.
+     */
+    channelContent: text("channel_content"),
     body: text("body").notNull().default(""),
     fromMe: boolean("from_me").notNull().default(false),
     read: boolean("read").notNull().default(false),

@@ -5,7 +5,10 @@ import { messages } from "../../db/schema/index.js";
 
 type MessageRow = typeof messages.$inferSelect;
 /** The columns a message's view is made of (not its driver payload, `data`). */
-export type PresentableMessage = Omit<MessageRow, "data" | "channelId" | "clientId" | "participant" | "userId" | "whatsappId">;
+export type PresentableMessage = Omit<
+  MessageRow,
+  "data" | "channelId" | "channelContent" | "clientId" | "participant" | "userId" | "whatsappId"
+>;
 export type QuotedFacts = Pick<MessageRow, "id" | "body" | "fromMe" | "mediaType">;
 
 export function presentMessage(m: PresentableMessage, quoted: QuotedFacts | null): MessageView {

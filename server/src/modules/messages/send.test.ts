@@ -42,7 +42,11 @@ function fakeDriver(behaviour: (n: number) => "ok" | "throw" = () => "ok") {
     const [rowAtSend] = opts?.messageId ? await db().select().from(messages).where(eq(messages.channelId, opts.messageId)) : [];
     calls.push({ number, body, opts, rowAtSend });
     if (behaviour(calls.length) === "throw") throw Object.assign(new Error("socket closed"), { code: "ERR_SENDING_WAPP_MSG" });
-    return { channelId: opts?.messageId ?? `own-${calls.length}`, timestamp: new Date() };
+    return {
+      channelId: opts?.messageId ?? `own-${calls.length}`,
+      timestamp: new Date(),
+      content: JSON.stringify({ conversation: body, n: calls.length }),
+    };
   };
   const driver = {
     provider: "fake",
@@ -100,6 +104,9 @@ describe("#messages send, record first", () => {
     const rows = await rowsOf(w.ticket.id);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ id: res.json()[0].id, channelId: first.opts?.messageId, ackError: null });
+    // the message as the channel encoded it is kept for the channel's retry requests, and never shown
+    expect(rows[0].channelContent).toBe(JSON.stringify({ conversation: "Hola", n: 1 }));
+    expect(res.json()[0]).not.toHaveProperty("channelContent");
     expect(rows[0].ack).toBeGreaterThanOrEqual(Ack.pending);
   });
 

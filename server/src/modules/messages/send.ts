@@ -1,6 +1,6 @@
 import { Ack, type ErrorCode, Events, type MediaType, type MessageView, isErrorCode } from "@charla/contracts";
 import { and, eq, ne, sql } from "drizzle-orm";
-import { outgoingMessageId } from "../../channels/driver.js";
+import { outgoingMessageId, type Sent } from "../../channels/driver.js";
 import type { Services } from "../../context.js";
 import { type Scoped, scoped } from "../../db/scoped.js";
 import { contacts, messages, tickets } from "../../db/schema/index.js";
@@ -227,7 +227,7 @@ async function completeOutgoing(
   companyId: number,
   ticket: TicketRow,
   row: MessageRow,
-  sent: { channelId: string; timestamp: Date },
+  sent: Sent,
 ): Promise<MessageView> {
   const early = s.sessions.takeEarlyAck(ticket.whatsappId, sent.channelId) ?? Ack.queued;
   const lastMessage = (row.body.trim() || row.mediaName || "").slice(0, 255);
@@ -259,6 +259,7 @@ async function completeOutgoing(
           mediaPath: sql`coalesce(${messages.mediaPath}, ${row.mediaPath})`,
           mediaName: sql`coalesce(${messages.mediaName}, ${row.mediaName})`,
           quotedMsgId: sql`coalesce(${messages.quotedMsgId}, ${row.quotedMsgId})`,
+          channelContent: sent.content ?? null,
           ack,
           updatedAt: new Date(),
         })
@@ -267,7 +268,7 @@ async function completeOutgoing(
     } else {
       [done] = await tx
         .update(messages)
-        .set({ channelId: sent.channelId, ack, ackError: null, updatedAt: new Date() })
+        .set({ channelId: sent.channelId, channelContent: sent.content ?? null, ack, ackError: null, updatedAt: new Date() })
         .where(t.messages.where(eq(messages.id, row.id)))
         .returning();
     }

@@ -1,0 +1,61 @@
+import { proto } from "baileys";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type TestApp, getTestApp } from "../test/app.js";
+import { buildCompany, buildContact, buildMessage, buildTicket, buildWhatsapp } from "../test/factories.js";
+import { baileysDeps } from "./baileys-deps.js";
+import { encodeContent } from "./baileys/driver.js";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await getTestApp();
+});
+afterAll(() => t.close());
+
+describe("what the WhatsApp Web driver gets back for a retry request", () => {
+  it("is the whole message it sent (media keys and quote included), else its text", async () => {
+    const c = await buildCompany(t.app);
+    const wa = await buildWhatsapp(t.app, c.id, { provider: "beta" });
+    const ticket = await buildTicket(t.app, c.id, { contactId: (await buildContact(t.app, c.id)).id, whatsappId: wa.id });
+    const image = proto.Message.fromObject({
+      imageMessage: {
+        url: "https://mmg.whatsapp.net/v/t62/abc.enc",
+        mimetype: "image/jpeg",
+        caption: "la factura",
+        mediaKey: Buffer.from("0123456789abcdef0123456789abcdef"),
+        fileSha256: Buffer.from([1, 2, 3, 250]),
+        fileLength: 52_341,
+        contextInfo: {
+          stanzaId: "QUOTED-1",
+          participant: "5215511112222@s.whatsapp.net",
+          quotedMessage: { conversation: "¿me la mandas?" },
+        },
+      },
+    });
+    await buildMessage(t.app, ticket, {
+      channelId: "SENT-IMAGE",
+      fromMe: true,
+      body: "la factura",
+      channelContent: encodeContent(image),
+    });
+    await buildMessage(t.app, ticket, { channelId: "SENT-BEFORE", fromMe: true, body: "texto de antes" });
+    await buildMessage(t.app, ticket, { channelId: "SENT-BROKEN", fromMe: true, body: "texto", channelContent: "{not json" });
+    const deps = baileysDeps(t.app.charla);
+
+    const again = await deps.getMessage(wa.id, "SENT-IMAGE");
+    expect(again?.imageMessage?.caption).toBe("la factura");
+    expect(Buffer.from(again?.imageMessage?.mediaKey ?? []).toString()).toBe("0123456789abcdef0123456789abcdef");
+    expect([...(again?.imageMessage?.fileSha256 ?? [])]).toEqual([1, 2, 3, 250]);
+    expect(again?.imageMessage?.contextInfo?.stanzaId).toBe("QUOTED-1");
+    // it encodes as the same bytes WhatsApp got the first time
+    expect(Buffer.from(proto.Message.encode(again as proto.IMessage).finish())).toEqual(
+      Buffer.from(proto.Message.encode(image).finish()),
+    );
+
+    expect(await deps.getMessage(wa.id, "SENT-BEFORE")).toEqual({ conversation: "texto de antes" });
+    expect(await deps.getMessage(wa.id, "SENT-BROKEN")).toEqual({ conversation: "texto" });
+    expect(await deps.getMessage(wa.id, "NOPE")).toBeUndefined();
+    // another connection's message is not this one's to resend
+    const other = await buildWhatsapp(t.app, c.id, { provider: "beta" });
+    expect(await deps.getMessage(other.id, "SENT-IMAGE")).toBeUndefined();
+  });
+});
