@@ -11,12 +11,21 @@ type Kind = "success" | "error" | "info" | "warn";
 let requested = false;
 const listeners = new Set<() => void>();
 
-function show(kind: Kind, content: ToastContent, options?: ToastOptions): void {
+/** Resolves once the toast is on screen (the library fetched, the toast handed to it, a frame drawn). */
+function show(kind: Kind, content: ToastContent, options?: ToastOptions): Promise<void> {
   if (!requested) {
     requested = true;
     for (const listener of listeners) listener();
   }
-  void import("react-toastify").then((module) => module.toast[kind](content, options));
+  return import("react-toastify")
+    .then(
+      (module) =>
+        new Promise<void>((resolve) => {
+          module.toast[kind](content, options);
+          requestAnimationFrame(() => resolve());
+        }),
+    )
+    .catch(() => undefined); // a chunk that failed to load: nothing to show, nothing to wait for
 }
 
 export const toast = {

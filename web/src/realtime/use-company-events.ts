@@ -55,10 +55,12 @@ export function useCompanyEvents(): void {
   // core §4: a login elsewhere ends this session after a notice.
   useSocketEvent<AuthEvent>(companyId === null ? null : Events.auth(companyId), (event) => {
     if (event.action !== "update" || event.user.id !== meId) return;
-    toast.error(t("session.otherDevice"));
-    setTimeout(() => {
-      localStorage.clear();
-      window.location.reload();
-    }, OTHER_SESSION_DELAY_MS);
+    // the 1 s runs from when the notice is on screen: the toast library may still be on its way
+    void toast.error(t("session.otherDevice")).then(() =>
+      setTimeout(() => {
+        localStorage.clear();
+        window.location.reload();
+      }, OTHER_SESSION_DELAY_MS),
+    );
   });
 }
