@@ -42,7 +42,12 @@ export type InboundMessage = {
   timestamp?: Date;
   /** Status broadcasts, protocol stubs, key exchanges: the pipeline drops these first. */
   ignorable?: boolean;
+  /** The driver's own address of this message (opaque, stored as is), handed back with its read receipt. */
+  channelKey?: string;
 };
+
+/** A received message to mark as read: its channel id and the address its driver gave it (channelKey). */
+export type ReadReceipt = { channelId: string; key?: string | null };
 
 export type SendOptions = {
   quotedChannelId?: string;
@@ -83,7 +88,7 @@ export interface ChannelDriver {
   sendText(number: string, body: string, opts?: SendOptions): Promise<Sent>;
   sendMedia(number: string, media: MediaPayload & { caption?: string }, opts?: SendOptions): Promise<Sent>;
   deleteForEveryone(number: string, channelId: string, fromMe: boolean, opts?: SendOptions): Promise<void>;
-  markRead(number: string, channelIds: string[], opts?: SendOptions): Promise<void>;
+  markRead(number: string, receipts: ReadReceipt[], opts?: SendOptions): Promise<void>;
   profilePicture(number: string): Promise<string | null>;
   /** The WhatsApp-normalised number when it has an account, else null. */
   checkNumber(number: string): Promise<string | null>;

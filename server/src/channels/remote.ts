@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
-import type { ChannelDriver, MediaPayload, SendOptions, Sent } from "./driver.js";
+import type { ChannelDriver, MediaPayload, ReadReceipt, SendOptions, Sent } from "./driver.js";
 
 /** What a process that does not hold a session asks of the process that does. */
 export type RemoteCall = {
@@ -174,8 +174,8 @@ export class RemoteDriver implements ChannelDriver {
   deleteForEveryone(number: string, channelId: string, fromMe: boolean, opts?: SendOptions): Promise<void> {
     return this.call("deleteForEveryone", number, channelId, fromMe, opts);
   }
-  markRead(number: string, channelIds: string[], opts?: SendOptions): Promise<void> {
-    return this.call("markRead", number, channelIds, opts);
+  markRead(number: string, receipts: ReadReceipt[], opts?: SendOptions): Promise<void> {
+    return this.call("markRead", number, receipts, opts);
   }
   profilePicture(number: string): Promise<string | null> {
     return this.call("profilePicture", number);

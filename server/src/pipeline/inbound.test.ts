@@ -2,12 +2,14 @@ import { type AppMessageEvent, Events } from "@charla/contracts";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { InboundMessage } from "../channels/driver.js";
+import type { ChannelDriver, InboundMessage, ReadReceipt } from "../channels/driver.js";
 import { Sessions } from "../channels/sessions.js";
 import type { SimulatorDriver } from "../channels/simulator/driver.js";
 import { scoped } from "../db/scoped.js";
 import { contacts, messages, settings, ticketTags, tickets, ticketTracking } from "../db/schema/index.js";
 import { presentMessages } from "../modules/messages/presenter.js";
+import { markTicketRead } from "../modules/messages/read.js";
+import type { RequestCtx } from "../context.js";
 import { presentTickets } from "../modules/tickets/presenter.js";
 import { ticketAudience } from "../policies/tickets.js";
 import { type TestApp, getTestApp } from "../test/app.js";
@@ -142,6 +144,48 @@ describe("inbound pipeline", () => {
     const all = await ticketsOf(contact.id);
     expect(all).toHaveLength(2);
     expect(all.find((x) => x.id !== first.id)?.status).toBe("pending");
+  });
+
+  it("keeps each received message's channel address, on both write paths, and hands it back with its read receipt", async () => {
+    const { c, source } = await setup();
+    const n = number();
+    const key = (id: string) => JSON.stringify({ remoteJid: `${id}@lid` });
+    // a new contact: the one-statement writer
+    await handleInbound(t.app.charla, source, msg({ number: n, channelId: "K-1", channelKey: key("1") }));
+    const [contact] = await db().select().from(contacts).where(eq(contacts.number, n));
+    const [ticket] = await ticketsOf(contact.id);
+    await db().update(tickets).set({ status: "closed" }).where(eq(tickets.id, ticket.id));
+    await db().update(ticketTracking).set({ finishedAt: new Date() }).where(eq(ticketTracking.ticketId, ticket.id));
+    // a closed ticket reopened: the transactional path
+    await handleInbound(t.app.charla, source, msg({ number: n, channelId: "K-2", channelKey: key("2") }));
+    await handleInbound(t.app.charla, source, msg({ number: n, channelId: "K-3" }));
+    const stored = await db().select().from(messages).where(eq(messages.ticketId, ticket.id)).orderBy(asc(messages.id));
+    expect(stored.map((m) => [m.channelId, m.channelKey])).toEqual([
+      ["K-1", key("1")],
+      ["K-2", key("2")],
+      ["K-3", null],
+    ]);
+
+    const receipts: ReadReceipt[][] = [];
+    const sessions = t.app.charla.sessions;
+    const original = sessions.driverFor.bind(sessions);
+    sessions.driverFor = async () =>
+      ({ markRead: async (_n: string, r: ReadReceipt[]) => void receipts.push(r) }) as unknown as ChannelDriver;
+    try {
+      const [reopened] = await ticketsOf(contact.id);
+      const ctx = { ...t.app.charla, companyId: c.id, log: t.app.log } as unknown as RequestCtx;
+      await markTicketRead(ctx, reopened);
+      await expect.poll(() => receipts.length).toBe(1);
+      expect(receipts[0]).toEqual(
+        expect.arrayContaining([
+          { channelId: "K-1", key: key("1") },
+          { channelId: "K-2", key: key("2") },
+          { channelId: "K-3", key: null },
+        ]),
+      );
+    } finally {
+      sessions.driverFor = original;
+    }
   });
 
   it("ignores group messages while CheckMsgIsGroup is enabled, keeps them with the author's name otherwise", async () => {

@@ -176,6 +176,7 @@ async function storeInTransaction(
           quotedMsgId: quoted?.id ?? null,
           participant: msg.participant?.number ?? null,
           participantName: msg.participant?.name ?? null,
+          channelKey: msg.channelKey ?? null,
           createdAt: msg.timestamp ?? new Date(),
         })
         .onConflictDoNothing()

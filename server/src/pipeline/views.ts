@@ -53,6 +53,7 @@ export function messageRowOf(r: WrittenRow, companyId: number, whatsappId: numbe
     channelId: r.m_channel_id,
     // received messages carry no channel content of ours
     channelContent: null,
+    channelKey: r.m_channel_key,
     body: r.m_body,
     fromMe: r.m_from_me,
     read: r.m_read,

@@ -21,9 +21,10 @@ const INBOUND_SQL = `
 with input as (
   select * from unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::boolean[], $9::integer[],
                        $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::timestamptz[],
-                       $17::boolean[], $18::text[])
+                       $17::boolean[], $18::text[], $19::text[])
     with ordinality as i(channel_id, number, contact_name, push_name, body, from_me, ack, media_type, media_path,
-                         media_name, quoted_channel_id, participant, participant_name, created_at, is_group, summary, ord)
+                         media_name, quoted_channel_id, participant, participant_name, created_at, is_group, summary,
+                         channel_key, ord)
 ),
 fresh as (
   select distinct on (i.channel_id) i.* from input i
@@ -81,9 +82,9 @@ target as (
 ),
 stored as (
   insert into messages (company_id, ticket_id, contact_id, whatsapp_id, channel_id, body, from_me, read, ack, media_type,
-                        media_path, media_name, quoted_msg_id, participant, participant_name, created_at)
+                        media_path, media_name, quoted_msg_id, participant, participant_name, channel_key, created_at)
   select $1, t.ticket_id, c.id, $2, f.channel_id, f.body, f.from_me, f.from_me, f.ack, f.media_type, f.media_path,
-         f.media_name, q.id, f.participant, f.participant_name, coalesce(f.created_at, now())
+         f.media_name, q.id, f.participant, f.participant_name, f.channel_key, coalesce(f.created_at, now())
   from fresh f join target t on t.ord = f.ord join contact c on c.ord = f.ord
   left join lateral (select m.id from messages m
                      where m.company_id = $1 and m.whatsapp_id = $2 and m.channel_id = f.quoted_channel_id limit 1) q on true
@@ -92,7 +93,7 @@ stored as (
   -- the columns a view takes (not the search vector migration 0011 stores beside each message)
   returning id, channel_id, contact_id, body, from_me, read, ack, ack_error, media_type, media_path, media_name,
             quoted_msg_id, is_deleted, is_edited, is_automatic, participant, participant_name, user_id, created_at,
-            updated_at
+            updated_at, channel_key
 ),
 bumped as (
   update tickets t set last_message = s.summary, unread_messages = t.unread_messages + s.unread, updated_at = now()
@@ -119,6 +120,7 @@ select i.ord,
   st.media_name as m_media_name, st.quoted_msg_id as m_quoted_msg_id, st.is_deleted as m_is_deleted,
   st.is_edited as m_is_edited, st.is_automatic as m_is_automatic, st.participant as m_participant,
   st.participant_name as m_participant_name, st.channel_id as m_channel_id, st.user_id as m_user_id,
+  st.channel_key as m_channel_key,
   st.created_at as m_created_at, st.updated_at as m_updated_at,
   qm.body as qm_body, qm.from_me as qm_from_me, qm.media_type as qm_media_type,
   tk.id as t_id, tk.uuid as t_uuid, tk.status as t_status, tk.contact_id as t_contact_id,
@@ -182,6 +184,7 @@ export type WrittenRow = {
   m_participant: string | null;
   m_participant_name: string | null;
   m_channel_id: string | null;
+  m_channel_key: string | null;
   m_user_id: number | null;
   m_created_at: Date;
   m_updated_at: Date;
@@ -259,6 +262,7 @@ function columnsOf(items: InboundItem[]): unknown[] {
     col(({ msg }) => msg.timestamp ?? null),
     col(({ msg }) => !!msg.isGroup),
     col(({ msg }) => summary(msg)),
+    col(({ msg }) => msg.channelKey ?? null),
   ];
 }
 
@@ -272,7 +276,7 @@ async function runInbound(s: Services, values: unknown[]): Promise<WrittenRow[]>
   const client = (s.db as unknown as { $client: Queryable }).$client;
   const res =
     s.dbKind === "postgres"
-      ? await client.query({ name: "charla_inbound_v1", text: INBOUND_SQL, values })
+      ? await client.query({ name: "charla_inbound_v2", text: INBOUND_SQL, values })
       : await client.query(INBOUND_SQL, values);
   return res.rows as WrittenRow[];
 }

@@ -475,6 +475,59 @@ describe("#baileys driver events", () => {
     await t.driver.disconnect();
   });
 
+  it("should send read receipts to the chat and author a message came from (LID chats, groups)", async () => {
+    const t = await setup();
+    await t.driver.connect();
+    await t.open();
+    const lidChat = "123456789012345@lid";
+    const group = "120363012345678901@g.us";
+    const author = "987654321098765@lid";
+    t.current().emit("messages.upsert", {
+      type: "notify",
+      messages: [
+        textMessage("IN-LID", "hola", {
+          key: { remoteJid: lidChat, remoteJidAlt: `${CONTACT}@s.whatsapp.net`, fromMe: false, id: "IN-LID" },
+        }),
+        textMessage("IN-GROUP", "hola grupo", {
+          key: {
+            remoteJid: group,
+            participant: author,
+            participantAlt: "5215544445555@s.whatsapp.net",
+            fromMe: false,
+            id: "IN-GROUP",
+          },
+        }),
+        textMessage("IN-PN", "hola"),
+      ],
+    });
+    await t.driver.whenIdle();
+    const [lid, inGroup, plain] = t.rec.messages;
+    // the contact is found by its number, but the message keeps the address it came from
+    expect(lid).toMatchObject({ number: CONTACT, channelKey: JSON.stringify({ remoteJid: lidChat }) });
+    expect(inGroup.channelKey).toBe(JSON.stringify({ remoteJid: group, participant: author }));
+    expect(plain.channelKey).toBe(JSON.stringify({ remoteJid: `${CONTACT}@s.whatsapp.net` }));
+
+    await t.driver.markRead(CONTACT, [
+      { channelId: "IN-LID", key: lid.channelKey },
+      { channelId: "IN-PN", key: plain.channelKey },
+    ]);
+    expect(t.current().readMessages).toHaveBeenLastCalledWith([
+      { remoteJid: lidChat, id: "IN-LID", fromMe: false },
+      { remoteJid: `${CONTACT}@s.whatsapp.net`, id: "IN-PN", fromMe: false },
+    ]);
+    await t.driver.markRead("120363012345678901", [{ channelId: "IN-GROUP", key: inGroup.channelKey }], { isGroup: true });
+    // WhatsApp ignores a group receipt that does not name the author
+    expect(t.current().readMessages).toHaveBeenLastCalledWith([
+      { remoteJid: group, id: "IN-GROUP", fromMe: false, participant: author },
+    ]);
+    // a key that is not one falls back to the contact's jid
+    await t.driver.markRead(CONTACT, [{ channelId: "OLD", key: "{oops" }]);
+    expect(t.current().readMessages).toHaveBeenLastCalledWith([
+      { remoteJid: `${CONTACT}@s.whatsapp.net`, id: "OLD", fromMe: false },
+    ]);
+    await t.driver.disconnect();
+  });
+
   it("should map status updates and receipts of sent messages to acks", async () => {
     const t = await setup();
     await t.driver.connect();
@@ -614,7 +667,7 @@ describe("#baileys driver outbound", () => {
       () => t.driver.sendText(CONTACT, "hola"),
       () => t.driver.sendMedia(CONTACT, { data: Buffer.from("x"), mimetype: "image/png", fileName: "a.png" }),
       () => t.driver.deleteForEveryone(CONTACT, "X", true),
-      () => t.driver.markRead(CONTACT, ["X"]),
+      () => t.driver.markRead(CONTACT, [{ channelId: "X" }]),
       () => t.driver.checkNumber(CONTACT),
     ]) {
       await expect(call()).rejects.toMatchObject({ code: "ERR_WAPP_NOT_INITIALIZED" });
@@ -699,7 +752,7 @@ describe("#baileys driver outbound", () => {
     const jid = `${CONTACT}@s.whatsapp.net`;
     await t.driver.deleteForEveryone(CONTACT, "OUT-7", true);
     expect(t.current().sendMessage).toHaveBeenLastCalledWith(jid, { delete: { remoteJid: jid, id: "OUT-7", fromMe: true } });
-    await t.driver.markRead(CONTACT, ["IN-1", "IN-2"]);
+    await t.driver.markRead(CONTACT, [{ channelId: "IN-1" }, { channelId: "IN-2", key: null }]);
     expect(t.current().readMessages).toHaveBeenCalledWith([
       { remoteJid: jid, id: "IN-1", fromMe: false },
       { remoteJid: jid, id: "IN-2", fromMe: false },

@@ -27,6 +27,7 @@ import {
   type DriverContext,
   type DriverFactory,
   type MediaPayload,
+  type ReadReceipt,
   registerDriver,
   type SendOptions,
   type Sent,
@@ -477,8 +478,10 @@ export class BaileysDriver implements ChannelDriver {
       ownNumber: this.ownNumber,
       log: this.log,
     });
-    if (mapped.kind === "message") await this.ctx.events.message(mapped.message);
-    else if (mapped.kind === "edited") await this.ctx.events.edited(mapped.channelId, mapped.body);
+    if (mapped.kind === "message") {
+      const key = msg.key.fromMe ? undefined : encodeKey(msg.key);
+      await this.ctx.events.message(key ? { ...mapped.message, channelKey: key } : mapped.message);
+    } else if (mapped.kind === "edited") await this.ctx.events.edited(mapped.channelId, mapped.body);
     else await this.ctx.events.revoked(mapped.channelId);
   }
 
@@ -670,11 +673,26 @@ export class BaileysDriver implements ChannelDriver {
     }
   }
 
-  async markRead(number: string, channelIds: string[], opts?: SendOptions): Promise<void> {
+  /**
+   * Receipts name each message as it was received: its chat (a LID chat stays a LID chat) and, in a
+   * group, its author; WhatsApp ignores a group receipt without one. Messages stored before their
+   * key was kept fall back to the contact's jid.
+   */
+  async markRead(number: string, receipts: ReadReceipt[], opts?: SendOptions): Promise<void> {
     const sock = this.live();
-    if (!channelIds.length) return;
+    if (!receipts.length) return;
     const jid = this.jidOf(number, opts);
-    await sock.readMessages(channelIds.map((id) => ({ remoteJid: jid, id, fromMe: false })));
+    await sock.readMessages(
+      receipts.map(({ channelId, key }) => {
+        const known = key ? decodeKey(key) : null;
+        return {
+          remoteJid: known?.remoteJid ?? jid,
+          id: channelId,
+          fromMe: false,
+          ...(known?.participant ? { participant: known.participant } : {}),
+        };
+      }),
+    );
   }
 
   async profilePicture(number: string): Promise<string | null> {
@@ -739,6 +757,26 @@ export function baileysFactory(deps: BaileysDeps): DriverFactory {
 
 export function registerBaileysDriver(deps: BaileysDeps): void {
   registerDriver("beta", baileysFactory(deps));
+}
+
+/** A received message's address as stored (InboundMessage.channelKey): its chat and group author, as received. */
+export function encodeKey(key: WAMessageKey): string | undefined {
+  if (!key.remoteJid) return undefined;
+  return JSON.stringify(
+    key.participant ? { remoteJid: key.remoteJid, participant: key.participant } : { remoteJid: key.remoteJid },
+  );
+}
+
+function decodeKey(text: string): { remoteJid?: string; participant?: string } | null {
+  try {
+    const k = JSON.parse(text) as { remoteJid?: unknown; participant?: unknown };
+    return {
+      remoteJid: typeof k.remoteJid === "string" ? k.remoteJid : undefined,
+      participant: typeof k.participant === "string" ? k.participant : undefined,
+    };
+  } catch {
+    return null;
+  }
 }
 
 /** A sent message's proto as stored text: JSON with Baileys' Buffer encoding (media keys, hashes, thumbnails). */

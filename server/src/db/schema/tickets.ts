@@ -121,6 +121,11 @@ export const messages = pgTable(
      * go out again as it was, media and quote included. Null for received messages.
      */
     channelContent: text("channel_content"),
+    /**
+     * A received message's address as its channel gave it (WhatsApp: the chat's jid, a LID or a group,
+     * and the group author's), opaque to Charla: read receipts must name exactly that. Null for sent ones.
+     */
+    channelKey: text("channel_key"),
     body: text("body").notNull().default(""),
     fromMe: boolean("from_me").notNull().default(false),
     read: boolean("read").notNull().default(false),

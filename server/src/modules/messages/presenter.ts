@@ -7,7 +7,7 @@ type MessageRow = typeof messages.$inferSelect;
 /** The columns a message's view is made of (not its driver payload, `data`). */
 export type PresentableMessage = Omit<
   MessageRow,
-  "data" | "channelId" | "channelContent" | "clientId" | "participant" | "userId" | "whatsappId"
+  "data" | "channelId" | "channelContent" | "channelKey" | "clientId" | "participant" | "userId" | "whatsappId"
 >;
 export type QuotedFacts = Pick<MessageRow, "id" | "body" | "fromMe" | "mediaType">;
 

@@ -1,5 +1,6 @@
 import { Events } from "@charla/contracts";
 import { eq, isNotNull } from "drizzle-orm";
+import type { ReadReceipt } from "../../channels/driver.js";
 import type { RequestCtx } from "../../context.js";
 import { scoped } from "../../db/scoped.js";
 import { contacts, messages, tickets } from "../../db/schema/index.js";
@@ -20,7 +21,7 @@ export async function markTicketRead(ctx: RequestCtx, ticket: TicketRow): Promis
     .update(messages)
     .set({ read: true })
     .where(q.messages.where(eq(messages.ticketId, ticket.id), eq(messages.read, false), eq(messages.fromMe, false)))
-    .returning({ channelId: messages.channelId });
+    .returning({ channelId: messages.channelId, key: messages.channelKey });
   if (read.length === 0 && ticket.unreadMessages === 0) return ticket;
   const [updated] = await ctx.db
     .update(tickets)
@@ -32,13 +33,13 @@ export async function markTicketRead(ctx: RequestCtx, ticket: TicketRow): Promis
   ctx.realtime
     .toUsers(ctx.companyId, audience)
     .emit(Events.ticket(ctx.companyId), { action: "updateUnread", ticketId: ticket.id });
-  const channelIds = read.flatMap((r) => (r.channelId ? [r.channelId] : []));
-  if (channelIds.length) void sendReceipts(ctx, ticket, channelIds);
+  const receipts = read.flatMap((r) => (r.channelId ? [{ channelId: r.channelId, key: r.key }] : []));
+  if (receipts.length) void sendReceipts(ctx, ticket, receipts);
   return updated;
 }
 
 /** Read receipts are a courtesy to the contact: a session that is down must not fail the read. */
-async function sendReceipts(ctx: RequestCtx, ticket: TicketRow, channelIds: string[]) {
+async function sendReceipts(ctx: RequestCtx, ticket: TicketRow, receipts: ReadReceipt[]) {
   try {
     if (!ticket.whatsappId) return;
     const q = scoped(ctx.db, ctx.companyId);
@@ -47,7 +48,7 @@ async function sendReceipts(ctx: RequestCtx, ticket: TicketRow, channelIds: stri
       .from(contacts)
       .where(q.contacts.where(eq(contacts.id, ticket.contactId), isNotNull(contacts.number)));
     const driver = contact && (await ctx.sessions.driverFor(ctx.companyId, ticket.whatsappId));
-    if (driver) await driver.markRead(contact.number, channelIds, { isGroup: contact.isGroup });
+    if (driver) await driver.markRead(contact.number, receipts, { isGroup: contact.isGroup });
   } catch (err) {
     ctx.log.debug({ err, ticketId: ticket.id }, "read receipts not sent");
   }
