@@ -140,6 +140,26 @@ describe("#baileys key cache", () => {
     expect(cache.get("a")).toBeUndefined();
   });
 
+  it("should hold a bounded number of entries, dropping the least recently used and the expired first", async () => {
+    const cache = memoryCache(1_000, 3);
+    for (const k of ["a", "b", "c"]) cache.set(k, k);
+    expect(cache.get("a")).toBe("a"); // a is now the most recent
+    cache.set("d", "d");
+    expect(cache.get("b")).toBeUndefined();
+    expect(["a", "c", "d"].map((k) => cache.get(k))).toEqual(["a", "c", "d"]);
+    const short = memoryCache(10, 100);
+    for (let i = 0; i < 50; i++) short.set(`old-${i}`, i);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(short.size).toBe(50);
+    short.set("new", 1);
+    // the expired ones left when something new came in, without being read
+    expect(short.size).toBe(1);
+    expect(short.get("new")).toBe(1);
+    const full = memoryCache(60_000, 10);
+    for (let i = 0; i < 1_000; i++) full.set(`k-${i}`, i);
+    expect(full.size).toBe(10);
+  });
+
   it("should serve repeated reads from memory and write through", async () => {
     const ref = await buildConnection(database.db);
     const { state } = await useDbAuthState(database.db, ref);

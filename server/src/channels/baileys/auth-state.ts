@@ -122,25 +122,40 @@ export async function clearAuthState(db: Db, ref: AuthRef): Promise<void> {
 
 /** How long a signal key read from the table stays in memory (Baileys' own default). */
 const KEY_CACHE_TTL_MS = 5 * 60_000;
+/** Entries one cache holds at most (a busy link touches a few thousand sessions and pre-keys). */
+const KEY_CACHE_MAX = 5_000;
 
 /**
  * A TTL map for Baileys' key cache. Baileys' default cache runs a timer per instance; this one
  * expires entries on read, so a driver that reconnects many times leaves nothing running behind.
  */
-export function memoryCache(ttlMs = KEY_CACHE_TTL_MS): CacheStore {
+/** A CacheStore (what Baileys takes) that answers at once. */
+export type MemoryCache = Omit<CacheStore, "get"> & { readonly size: number; get<T>(key: string): T | undefined };
+
+export function memoryCache(ttlMs = KEY_CACHE_TTL_MS, maxEntries = KEY_CACHE_MAX): MemoryCache {
+  // a Map iterates in insertion order: re-inserting on use keeps the least recently used first
   const entries = new Map<string, { value: unknown; until: number }>();
   return {
+    get size() {
+      return entries.size;
+    },
     get<T>(key: string): T | undefined {
       const hit = entries.get(key);
       if (!hit) return undefined;
-      if (hit.until < Date.now()) {
-        entries.delete(key);
-        return undefined;
-      }
+      entries.delete(key);
+      if (hit.until < Date.now()) return undefined;
+      entries.set(key, hit);
       return hit.value as T;
     },
     set<T>(key: string, value: T) {
-      entries.set(key, { value, until: Date.now() + ttlMs });
+      const now = Date.now();
+      entries.delete(key);
+      entries.set(key, { value, until: now + ttlMs });
+      // keys never read again would stay for good: the oldest go once the cache is full
+      for (const [k, e] of entries) {
+        if (entries.size <= maxEntries && e.until >= now) break;
+        entries.delete(k);
+      }
     },
     del(key: string) {
       entries.delete(key);

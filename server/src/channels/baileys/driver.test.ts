@@ -300,6 +300,45 @@ describe("#baileys driver lifecycle", () => {
     await t.driver.disconnect();
   });
 
+  it("should give Baileys what the references do: ignored status and channel jids, a retry counter and group metadata that outlive the socket", async () => {
+    const t = await setup();
+    await t.driver.connect();
+    const first = t.current().config;
+    expect(["status@broadcast", "120363999@newsletter", "123@broadcast"].map((j) => first.shouldIgnoreJid?.(j))).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    expect([`${CONTACT}@s.whatsapp.net`, "120363012345678901@g.us", "123456@lid"].map((j) => first.shouldIgnoreJid?.(j))).toEqual(
+      [false, false, false],
+    );
+    await first.msgRetryCounterCache?.set("MSG-1", 2);
+    await t.open();
+    const group = "120363012345678901@g.us";
+    const groupMetadata = vi.fn(async (jid: string) => ({ id: jid, subject: "Ventas Norte", participants: [] }));
+    Object.assign(t.current(), { groupMetadata });
+    t.current().emit("messages.upsert", {
+      type: "notify",
+      messages: [
+        textMessage("G-1", "hola", {
+          key: { remoteJid: group, participant: `${CONTACT}@s.whatsapp.net`, fromMe: false, id: "G-1" },
+        }),
+      ],
+    });
+    await t.driver.whenIdle();
+    expect(t.rec.messages.at(-1)).toMatchObject({ name: "Ventas Norte", isGroup: true });
+    t.current().emit("connection.update", { connection: "close", lastDisconnect: { error: boom(428), date: new Date() } });
+    await until(() => t.sockets.length === 2);
+    const second = t.current().config;
+    // the next socket keeps counting retries, and sends to the group without asking WhatsApp for it again
+    expect(await second.msgRetryCounterCache?.get("MSG-1")).toBe(2);
+    expect(await second.cachedGroupMetadata?.(group)).toMatchObject({ subject: "Ventas Norte" });
+    t.current().emit("groups.update", [{ id: group, subject: "Ventas Sur" }]);
+    expect(await second.cachedGroupMetadata?.(group)).toMatchObject({ subject: "Ventas Sur" });
+    expect(groupMetadata).toHaveBeenCalledTimes(1);
+    await t.driver.disconnect();
+  });
+
   it("should grow the default backoff 1 s, 2 s, 4 s … up to 30 s", () => {
     expect([0, 1, 2, 3, 4, 5, 6, 10].map(defaultBackoff)).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000]);
   });

@@ -6,7 +6,10 @@ import {
   type Contact,
   DisconnectReason,
   downloadMediaMessage,
+  type GroupMetadata,
+  isJidBroadcast,
   isJidGroup,
+  isJidNewsletter,
   jidNormalizedUser,
   makeWASocket,
   type MiscMessageGenerationOptions,
@@ -33,7 +36,7 @@ import {
   type Sent,
   type StatusExtra,
 } from "../driver.js";
-import { cachedKeys, clearAuthState, type DbAuthState, useDbAuthState } from "./auth-state.js";
+import { cachedKeys, clearAuthState, type DbAuthState, memoryCache, useDbAuthState } from "./auth-state.js";
 import { dbLidStore, type LidStore } from "./lid-store.js";
 import type { WaVersion } from "./wa-version.js";
 import {
@@ -60,7 +63,7 @@ export type BaileysSocket = {
   onWhatsApp(...numbers: string[]): Promise<{ jid: string; exists: boolean }[] | undefined>;
   profilePictureUrl(jid: string, type?: "preview" | "image", timeoutMs?: number): Promise<string | undefined>;
   rejectCall(callId: string, callFrom: string): Promise<void>;
-  groupMetadata?(jid: string): Promise<{ subject: string }>;
+  groupMetadata?(jid: string): Promise<GroupMetadata>;
   updateMediaMessage?(msg: WAMessage): Promise<WAMessage>;
   signalRepository?: { lidMapping: { getPNForLID(lid: string): Promise<string | null> } };
 };
@@ -154,7 +157,10 @@ export class BaileysDriver implements ChannelDriver {
   private boundedCloses = 0;
   private lastReplacedAt = 0;
   private readonly contacts = new Map<string, string>();
-  private readonly groupSubjects = new Map<string, { subject: string; at: number }>();
+  /** Groups' metadata, fetched once an hour at most: the subject names the ticket, Baileys sends with it. */
+  private readonly groups = memoryCache(GROUP_SUBJECT_TTL_MS, 2_000);
+  /** How often each message was asked for again, kept across this driver's sockets (Baileys' own is per socket). */
+  private readonly retryCounts = memoryCache(60 * 60_000, 10_000);
   private readonly lids: LidStore;
   /** Inbound events, in arrival order; statuses and creds on their own chains so nothing waits on media. */
   private events: Promise<void> = Promise.resolve();
@@ -299,6 +305,10 @@ export class BaileysDriver implements ChannelDriver {
       syncFullHistory: false,
       ...(version ? { version } : {}),
       getMessage: async (key) => (key.id ? this.opts.getMessage?.(key.id) : undefined),
+      // status updates, channels and broadcast lists are not conversations: not even decrypted
+      shouldIgnoreJid: (jid) => !!(isJidBroadcast(jid) || isJidNewsletter(jid)),
+      msgRetryCounterCache: this.retryCounts,
+      cachedGroupMetadata: async (jid) => this.groups.get<GroupMetadata>(jid),
     });
     this.sock = sock;
     this.qrOnThisSocket = false;
@@ -347,7 +357,10 @@ export class BaileysDriver implements ChannelDriver {
     });
     on("lid-mapping.update", ({ lid, pn }) => this.rememberLid(lid, pn));
     on("groups.update", (groups) => {
-      for (const g of groups) if (g.id && g.subject) this.groupSubjects.set(g.id, { subject: g.subject, at: Date.now() });
+      for (const g of groups) {
+        const known = g.id ? this.groups.get<GroupMetadata>(g.id) : undefined;
+        if (known && g.id) this.groups.set(g.id, { ...known, ...g });
+      }
     });
   }
 
@@ -566,15 +579,15 @@ export class BaileysDriver implements ChannelDriver {
   }
 
   private async groupSubject(sock: BaileysSocket, jid: string): Promise<string | undefined> {
-    const cached = this.groupSubjects.get(jid);
-    if (cached && Date.now() - cached.at < GROUP_SUBJECT_TTL_MS) return cached.subject;
-    if (!sock.groupMetadata) return cached?.subject;
+    const cached = this.groups.get<GroupMetadata>(jid);
+    if (cached) return cached.subject;
+    if (!sock.groupMetadata) return undefined;
     try {
-      const { subject } = await sock.groupMetadata(jid);
-      this.groupSubjects.set(jid, { subject, at: Date.now() });
-      return subject;
+      const meta = await sock.groupMetadata(jid);
+      this.groups.set(jid, meta);
+      return meta.subject;
     } catch {
-      return cached?.subject;
+      return undefined;
     }
   }
 

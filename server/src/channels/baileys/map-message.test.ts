@@ -390,6 +390,22 @@ describe("#baileys map-message", () => {
       expect((await asMessage(msg, deps({ lids, ownNumber: "5215500000001" }))).number).toBe("5215566667777");
       expect(lids.entries.get("11122233344455")).toBe("5215566667777");
     });
+
+    it("should drop a note the company's phone wrote to itself (Message yourself): no contact, no ticket", async () => {
+      const own = "5215500000001";
+      const note = (key: WAMessage["key"]): WAMessage => ({ key, message: { conversation: "recordar pedido" } });
+      for (const key of [
+        { remoteJid: `${own}@s.whatsapp.net`, fromMe: true, id: "SELF-1" },
+        { remoteJid: "77788899900011@lid", remoteJidAlt: `${own}@s.whatsapp.net`, fromMe: false, id: "SELF-2" },
+      ]) {
+        expect(await asMessage(note(key), deps({ ownNumber: own }))).toMatchObject({ ignorable: true, number: own });
+      }
+      // the same from anyone else is a conversation
+      expect(
+        (await asMessage(note({ remoteJid: "5215566667777@s.whatsapp.net", fromMe: true, id: "X" }), deps({ ownNumber: own })))
+          .ignorable,
+      ).toBeUndefined();
+    });
   });
 
   describe("updates and acks", () => {

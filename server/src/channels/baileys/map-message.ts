@@ -328,6 +328,8 @@ export async function mapMessage(msg: WAMessage, deps: MapDeps): Promise<Mapped>
     // a message sent from the company's phone: the alt may be the phone's own number, not the contact's
     message.number = await resolveNumber(jid, alts.remote, deps.lids, fromMe ? deps.ownNumber : undefined);
     if (pushName && !fromMe) message.name = pushName;
+    // "Message yourself" on the company's phone: a note to self, not a customer's conversation
+    if (deps.ownNumber && message.number === deps.ownNumber) return { kind: "message", message: { ...message, ignorable: true } };
   }
 
   if (described.media) {
