@@ -1,4 +1,5 @@
 import { EventEmitter } from "node:events";
+import { readFileSync } from "node:fs";
 import { type AnyMessageContent, type BaileysEventMap, proto, type UserFacingSocketConfig, type WAMessage } from "baileys";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
@@ -762,8 +763,15 @@ describe("#baileys driver outbound", () => {
     expect(send).toHaveBeenLastCalledWith(expect.any(String), { video: data, caption: undefined, mimetype: "video/mp4" }, {});
     await t.driver.sendMedia(CONTACT, { data, mimetype: "audio/ogg; codecs=opus", fileName: "nota.ogg" });
     expect(send).toHaveBeenLastCalledWith(expect.any(String), { audio: data, mimetype: "audio/ogg; codecs=opus", ptt: true }, {});
-    await t.driver.sendMedia(CONTACT, { data, mimetype: "audio/mpeg", fileName: "audio-20240501-101500.mp3" });
-    expect(send).toHaveBeenLastCalledWith(expect.any(String), { audio: data, mimetype: "audio/mpeg", ptt: true }, {});
+    // the composer's voice note (MP3, core §9) goes as Ogg/Opus: phones do not play an MP3 voice note
+    const recorded = readFileSync(new URL("./fixtures/tone-1.5s.mp3", import.meta.url));
+    await t.driver.sendMedia(CONTACT, { data: recorded, mimetype: "audio/mpeg", fileName: "audio-20240501-101500.mp3" });
+    const voice = send.mock.lastCall?.[1] as { audio: Buffer; mimetype: string; ptt: boolean; seconds: number };
+    expect(voice).toMatchObject({ mimetype: "audio/ogg; codecs=opus", ptt: true, seconds: 2 });
+    expect(voice.audio.subarray(0, 4).toString("ascii")).toBe("OggS");
+    // one that cannot be converted still reaches the contact, as an audio file
+    await t.driver.sendMedia(CONTACT, { data, mimetype: "audio/mpeg", fileName: "audio-20240501-101501.mp3" });
+    expect(send).toHaveBeenLastCalledWith(expect.any(String), { audio: data, mimetype: "audio/mpeg", ptt: false }, {});
     await t.driver.sendMedia(CONTACT, { data, mimetype: "audio/mpeg", fileName: "cancion.mp3" });
     expect(send).toHaveBeenLastCalledWith(expect.any(String), { audio: data, mimetype: "audio/mpeg", ptt: false }, {});
     await t.driver.sendMedia(CONTACT, { data, mimetype: "application/pdf", fileName: "factura.pdf", caption: "su factura" });

@@ -38,6 +38,7 @@ import {
 } from "../driver.js";
 import { cachedKeys, clearAuthState, type DbAuthState, memoryCache, useDbAuthState } from "./auth-state.js";
 import { dbLidStore, type LidStore } from "./lid-store.js";
+import { mp3ToVoiceNote } from "./voice-note.js";
 import type { WaVersion } from "./wa-version.js";
 import {
   MISSED_VIDEO_CALL,
@@ -123,6 +124,8 @@ export function closeCodeOf(error: unknown): number | undefined {
   const e = error as { output?: { statusCode?: number }; statusCode?: number } | undefined;
   return e?.output?.statusCode ?? e?.statusCode;
 }
+
+const OGG_OPUS = "audio/ogg; codecs=opus";
 
 const isVoiceNote = (mimetype: string, fileName: string) =>
   mimetype === "audio/ogg" ||
@@ -666,7 +669,7 @@ export class BaileysDriver implements ChannelDriver {
     else if (mimetype.startsWith("video/")) content = { video: media.data, caption, mimetype: media.mimetype, ...ctx };
     else if (mimetype.startsWith("audio/")) {
       // an audio carries no caption on WhatsApp; the caption goes after it as its own text
-      content = { audio: media.data, mimetype: media.mimetype, ptt: isVoiceNote(mimetype, media.fileName) };
+      content = await this.audioContent(media, mimetype);
     } else content = { document: media.data, mimetype: media.mimetype, fileName: media.fileName, caption, ...ctx };
     const sent = await this.send(jid, content, withId(options, opts));
     if (mimetype.startsWith("audio/") && caption) {
@@ -674,6 +677,22 @@ export class BaileysDriver implements ChannelDriver {
       await this.send(jid, { text: caption }, {}).catch((err) => this.log.warn({ err, ...this.ref }, "audio caption not sent"));
     }
     return sent;
+  }
+
+  /**
+   * A voice note goes as Ogg/Opus, the only form phones play as one; the composer's MP3 is turned into
+   * it here. One that cannot be goes as an audio file, which phones play, rather than not at all.
+   */
+  private async audioContent(media: MediaPayload, mimetype: string): Promise<AnyMessageContent> {
+    if (!isVoiceNote(mimetype, media.fileName)) return { audio: media.data, mimetype: media.mimetype, ptt: false };
+    if (mimetype !== "audio/mpeg") return { audio: media.data, mimetype: OGG_OPUS, ptt: true };
+    try {
+      const note = await mp3ToVoiceNote(media.data);
+      return { audio: note.data, mimetype: OGG_OPUS, ptt: true, seconds: note.seconds };
+    } catch (err) {
+      this.log.warn({ err, ...this.ref }, "voice note not converted to Ogg/Opus; sent as an audio file");
+      return { audio: media.data, mimetype: media.mimetype, ptt: false };
+    }
   }
 
   async deleteForEveryone(number: string, channelId: string, fromMe: boolean, opts?: SendOptions): Promise<void> {
