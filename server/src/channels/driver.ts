@@ -76,6 +76,11 @@ export type ChannelEvents = {
   revoked(channelId: string): Promise<void>;
   edited(channelId: string, body: string): Promise<void>;
   status(status: ConnectionStatus, extra?: StatusExtra): Promise<void>;
+  /**
+   * A contact the driver could only address by a channel address (a WhatsApp LID, `…@lid`: the
+   * InboundMessage.number it gave) has this phone number: the contact takes it (contacts/adopt-number.ts).
+   */
+  addressResolved?(address: string, number: string): Promise<void>;
 };
 
 /** What comes with a status: the QR and its count, the linked number, why the session stopped. */

@@ -1,3 +1,4 @@
+import { adoptNumber } from "../modules/contacts/adopt-number.js";
 import type { ConnectionStatus, StatusReason } from "@charla/contracts";
 import { and, eq, ne } from "drizzle-orm";
 import type { Services } from "../context.js";
@@ -358,6 +359,7 @@ export class Sessions {
           .returning();
         await publishMessageUpdate(s, companyId, rows);
       },
+      addressResolved: (address, number) => adoptNumber(s, companyId, address, number),
       status: async (status, extra = {}) => {
         if (this.closing || this.handingOver.has(whatsappId)) return;
         const [row] = await s.db

@@ -93,18 +93,20 @@ type Recorded = {
   acks: ([string, number] | [string, number, string])[];
   revoked: string[];
   edited: [string, string][];
+  resolved: [string, string][];
 };
 
 async function setup(options: Partial<BaileysDriverOptions> = {}) {
   const ref = await buildConnection(database.db);
   const sockets: FakeSocket[] = [];
-  const rec: Recorded = { statuses: [], messages: [], acks: [], revoked: [], edited: [] };
+  const rec: Recorded = { statuses: [], messages: [], acks: [], revoked: [], edited: [], resolved: [] };
   const events: ChannelEvents = {
     message: async (m) => void rec.messages.push(m),
     ack: async (id, ack, error) => void rec.acks.push(error ? [id, ack, error] : [id, ack]),
     revoked: async (id) => void rec.revoked.push(id),
     edited: async (id, body) => void rec.edited.push([id, body]),
     status: async (status, extra) => void rec.statuses.push({ status, extra }),
+    addressResolved: async (address, number) => void rec.resolved.push([address, number]),
   };
   const driver = new BaileysDriver(
     { ...ref, events },
@@ -565,6 +567,35 @@ describe("#baileys driver events", () => {
     expect(t.current().readMessages).toHaveBeenLastCalledWith([
       { remoteJid: `${CONTACT}@s.whatsapp.net`, id: "OLD", fromMe: false },
     ]);
+    await t.driver.disconnect();
+  });
+
+  it("should keep an unknown LID as the contact's address, reply to it, and tell once its number is learnt", async () => {
+    const t = await setup();
+    await t.driver.connect();
+    await t.open();
+    const lid = "444555666777888@lid";
+    t.current().emit("messages.upsert", {
+      type: "notify",
+      messages: [textMessage("U-1", "hola", { key: { remoteJid: lid, fromMe: false, id: "U-1" } })],
+    });
+    await t.driver.whenIdle();
+    expect(t.rec.messages.at(-1)?.number).toBe(lid);
+    // the reply goes to the LID, not to a phone number made of its digits
+    await t.driver.sendText(lid, "¿en qué le ayudo?");
+    expect(t.current().sendMessage).toHaveBeenLastCalledWith(lid, { text: "¿en qué le ayudo?" }, {});
+    t.current().emit("lid-mapping.update", { lid, pn: `${CONTACT}@s.whatsapp.net` });
+    await t.driver.whenIdle();
+    expect(t.rec.resolved).toEqual([[lid, CONTACT]]);
+    // the same mapping again is no news
+    t.current().emit("lid-mapping.update", { lid, pn: `${CONTACT}@s.whatsapp.net` });
+    t.current().emit("messages.upsert", {
+      type: "notify",
+      messages: [textMessage("U-2", "otra", { key: { remoteJid: lid, fromMe: false, id: "U-2" } })],
+    });
+    await t.driver.whenIdle();
+    expect(t.rec.resolved).toHaveLength(1);
+    expect(t.rec.messages.at(-1)?.number).toBe(CONTACT);
     await t.driver.disconnect();
   });
 

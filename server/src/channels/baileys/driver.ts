@@ -174,7 +174,9 @@ export class BaileysDriver implements ChannelDriver {
     private readonly ctx: DriverContext,
     private readonly opts: BaileysDriverOptions,
   ) {
-    this.lids = opts.lids ?? dbLidStore(opts.db, this.ref);
+    this.lids = announcing(opts.lids ?? dbLidStore(opts.db, this.ref), (lid, number) =>
+      this.ctx.events.addressResolved?.(`${lid}@lid`, number),
+    );
   }
 
   private get ref() {
@@ -607,6 +609,8 @@ export class BaileysDriver implements ChannelDriver {
       if (!id) throw channelError("ERR_WAPP_INVALID_CONTACT", "invalid group id");
       return `${id}@g.us`;
     }
+    // a contact whose number WhatsApp has not told yet is reached at its LID
+    if (/^\d+@lid$/.test(number)) return number;
     const digits = number.split("@")[0].replace(/\D/g, "");
     if (!digits) throw channelError("ERR_WAPP_INVALID_CONTACT", "invalid number");
     return `${digits}@s.whatsapp.net`;
@@ -789,6 +793,18 @@ export function baileysFactory(deps: BaileysDeps): DriverFactory {
 
 export function registerBaileysDriver(deps: BaileysDeps): void {
   registerDriver("beta", baileysFactory(deps));
+}
+
+/** A LID store that says when a LID gets a number it did not have: its contact takes the number. */
+function announcing(store: LidStore, learnt: (lid: string, number: string) => Promise<void> | undefined): LidStore {
+  return {
+    get: (lid) => store.get(lid),
+    async set(lid, number) {
+      const before = await store.get(lid).catch(() => null);
+      await store.set(lid, number);
+      if (before !== number) await learnt(lid, number);
+    },
+  };
 }
 
 /** A received message's address as stored (InboundMessage.channelKey): its chat and group author, as received. */

@@ -373,12 +373,13 @@ describe("#baileys map-message", () => {
       expect(lids.entries.get("11122233344455")).toBe("5215566667777");
     });
 
-    it("should use a remembered mapping when the message carries none, else the LID digits", async () => {
+    it("should use a remembered mapping when the message carries none, else the LID itself as the address", async () => {
       const lids = memoryLidStore({ "11122233344455": "5215566667777" });
       const known: WAMessage = { key: { remoteJid: "11122233344455@lid", id: "L2" }, message: { conversation: "otra" } };
       expect((await asMessage(known, deps({ lids }))).number).toBe("5215566667777");
       const unknown: WAMessage = { key: { remoteJid: "99988877766655@lid", id: "L3" }, message: { conversation: "?" } };
-      expect((await asMessage(unknown, deps({ lids }))).number).toBe("99988877766655");
+      // not a phone number: a reply built from the digits would go to a user that does not exist
+      expect((await asMessage(unknown, deps({ lids }))).number).toBe("99988877766655@lid");
     });
 
     it("should not take the company's own number for a contact on a message sent from the phone", async () => {

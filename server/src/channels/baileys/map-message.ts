@@ -274,7 +274,8 @@ export async function resolveNumber(
     await lids.set(user, altUser).catch(() => undefined);
     return altUser;
   }
-  return (await lids.get(user).catch(() => null)) ?? user;
+  // still unknown: the LID itself is the contact's address (replies reach it) until its number is learnt
+  return (await lids.get(user).catch(() => null)) ?? `${user}@lid`;
 }
 
 export type MapDeps = {
