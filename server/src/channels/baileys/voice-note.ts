@@ -1,10 +1,8 @@
-import { MPEGDecoder } from "mpg123-decoder";
-import OpusScript from "opusscript";
-
 /**
  * WhatsApp plays a voice note only as Ogg/Opus: an MP3 marked as one (what the composer records,
  * core §9) shows as unplayable on the phone. This turns it into Ogg/Opus in the process, with no
  * ffmpeg on the machine: mpg123 and libopus compiled to WebAssembly, and the Ogg pages written here.
+ * Both are loaded with the first voice note: a server that sends none never holds them in memory.
  */
 const RATE = 48_000;
 const FRAME = 960; // 20 ms at 48 kHz
@@ -17,12 +15,13 @@ export type VoiceNote = { data: Buffer; seconds: number };
 
 export async function mp3ToVoiceNote(mp3: Buffer): Promise<VoiceNote> {
   const pcm = await decodeMp3(mp3);
-  const packets = encodeOpus(pcm);
+  const packets = await encodeOpus(pcm);
   return { data: oggOpus(packets, pcm.length), seconds: Math.max(1, Math.round(pcm.length / RATE)) };
 }
 
 /** Mono, 48 kHz, 16-bit samples. */
 async function decodeMp3(mp3: Buffer): Promise<Int16Array> {
+  const { MPEGDecoder } = await import("mpg123-decoder");
   const decoder = new MPEGDecoder();
   await decoder.ready;
   try {
@@ -59,7 +58,8 @@ function toInt16(samples: Float32Array): Int16Array {
   return out;
 }
 
-function encodeOpus(pcm: Int16Array): Buffer[] {
+async function encodeOpus(pcm: Int16Array): Promise<Buffer[]> {
+  const { default: OpusScript } = await import("opusscript");
   const encoder = new OpusScript(RATE, 1, OpusScript.Application.VOIP);
   try {
     encoder.setBitrate(BITRATE);
