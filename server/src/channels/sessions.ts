@@ -16,8 +16,7 @@ import {
   registerDriver,
   registeredProviders,
 } from "./driver.js";
-import { baileysFactory } from "./baileys/driver.js";
-import { baileysDeps } from "./baileys-deps.js";
+import { lazyBaileysFactory } from "./baileys/lazy.js";
 import { type LeaseTiming, LeaseManager } from "./leases.js";
 import { type RemoteCall, RemoteDriver, SessionBus } from "./remote.js";
 import { SimulatorDriver } from "./simulator/driver.js";
@@ -84,7 +83,7 @@ export class Sessions {
     opts: { timing?: LeaseTiming; providers?: () => string[] } = {},
   ) {
     this.leases = new LeaseManager(s.db, opts.providers ?? registeredProviders, opts.timing);
-    this.factories.set("beta", baileysFactory(baileysDeps(s)));
+    this.factories.set("beta", lazyBaileysFactory(s));
   }
 
   /** Drivers bound to this app (its database and log), else the global registry. */
