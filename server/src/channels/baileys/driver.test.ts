@@ -720,6 +720,42 @@ describe("#baileys driver events", () => {
       { name: "Sofía", number: "5215544445555" },
     ]);
     await t.driver.disconnect();
+
+    // a restart: WhatsApp does not send the book again, the stored one answers
+    const sockets: FakeSocket[] = [];
+    const events = {
+      message: async () => {},
+      ack: async () => {},
+      revoked: async () => {},
+      edited: async () => {},
+      status: async () => {},
+    };
+    const restarted = new BaileysDriver(
+      { ...t.ref, events },
+      {
+        db: database.db,
+        log: pino({ level: "silent" }),
+        makeSocket: (config) => {
+          const s = new FakeSocket(config);
+          sockets.push(s);
+          return s;
+        },
+      },
+    );
+    await restarted.connect();
+    sockets[0].emit("connection.update", { connection: "open" });
+    await restarted.whenIdle();
+    expect(await restarted.contactsBook()).toEqual([
+      { name: "Carlitos", number: "5215522223333" },
+      { name: "Sofía", number: "5215544445555" },
+    ]);
+    // a new link (another phone, maybe) starts with an empty book
+    await restarted.logout();
+    await restarted.connect();
+    sockets.at(-1)?.emit("connection.update", { connection: "open" });
+    await restarted.whenIdle();
+    expect(await restarted.contactsBook()).toEqual([]);
+    await restarted.disconnect();
   });
 });
 

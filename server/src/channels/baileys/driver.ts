@@ -37,6 +37,7 @@ import {
   type StatusExtra,
 } from "../driver.js";
 import { cachedKeys, clearAuthState, type DbAuthState, memoryCache, useDbAuthState } from "./auth-state.js";
+import { type BookEntry, type ContactsBookStore, dbContactsBook } from "./contacts-book.js";
 import { dbLidStore, type LidStore } from "./lid-store.js";
 import { mp3ToVoiceNote } from "./voice-note.js";
 import type { WaVersion } from "./wa-version.js";
@@ -92,6 +93,8 @@ export type BaileysDriverOptions = {
   maxQrRefreshes?: number;
   /** Where LIDs are remembered (default: table whatsapp_lids). */
   lids?: LidStore;
+  /** Where the phone's address book is kept (default: table whatsapp_contacts). */
+  contactsBook?: ContactsBookStore;
   /**
    * The WhatsApp Web version to announce (wa-version.ts); `refresh` after a 405. Default: none asked,
    * Baileys' bundled version (tests, and the demo socket, never reach the network).
@@ -169,11 +172,14 @@ export class BaileysDriver implements ChannelDriver {
   private events: Promise<void> = Promise.resolve();
   private statuses: Promise<void> = Promise.resolve();
   private credsWrites: Promise<void> = Promise.resolve();
+  private bookWrites: Promise<void> = Promise.resolve();
+  private readonly book: ContactsBookStore;
 
   constructor(
     private readonly ctx: DriverContext,
     private readonly opts: BaileysDriverOptions,
   ) {
+    this.book = opts.contactsBook ?? dbContactsBook(opts.db, this.ref);
     this.lids = announcing(opts.lids ?? dbLidStore(opts.db, this.ref), (lid, number) =>
       this.ctx.events.addressResolved?.(`${lid}@lid`, number),
     );
@@ -233,9 +239,15 @@ export class BaileysDriver implements ChannelDriver {
   /** Resolves once every event received so far has been handed over (tests, orderly shutdown). */
   async whenIdle(): Promise<void> {
     for (;;) {
-      const pending = [this.events, this.statuses, this.credsWrites];
+      const pending = [this.events, this.statuses, this.credsWrites, this.bookWrites];
       await Promise.all(pending);
-      if (pending[0] === this.events && pending[1] === this.statuses && pending[2] === this.credsWrites) return;
+      if (
+        pending[0] === this.events &&
+        pending[1] === this.statuses &&
+        pending[2] === this.credsWrites &&
+        pending[3] === this.bookWrites
+      )
+        return;
     }
   }
 
@@ -255,6 +267,10 @@ export class BaileysDriver implements ChannelDriver {
     await clearAuthState(this.opts.db, this.ref).catch((err) =>
       this.log.error({ err, ...this.ref }, "whatsapp auth not cleared"),
     );
+    // another phone may be linked next: its book is its own
+    this.contacts.clear();
+    await this.bookWrites;
+    await this.book.clear().catch((err) => this.log.warn({ err, ...this.ref }, "whatsapp contacts book not cleared"));
   }
 
   private clearReconnect() {
@@ -572,6 +588,7 @@ export class BaileysDriver implements ChannelDriver {
   }
 
   private rememberContacts(contacts: Partial<Contact>[]) {
+    const changed: BookEntry[] = [];
     for (const c of contacts) {
       const pnJid = c.id?.endsWith("@s.whatsapp.net") ? c.id : c.phoneNumber;
       const number = userOf(pnJid);
@@ -579,8 +596,17 @@ export class BaileysDriver implements ChannelDriver {
       const lidJid = c.id?.endsWith("@lid") ? c.id : c.lid;
       if (lidJid) this.rememberLid(lidJid, pnJid);
       const name = c.name || c.notify || c.verifiedName || this.contacts.get(number) || "";
+      if (this.contacts.get(number) !== name) changed.push({ number, name });
       this.contacts.set(number, name);
     }
+    if (changed.length) this.saveBook(changed);
+  }
+
+  /** The book is written on its own chain (whenIdle waits for it), so messages never wait on a sync of thousands. */
+  private saveBook(entries: BookEntry[]) {
+    this.bookWrites = this.bookWrites
+      .then(() => this.book.save(entries))
+      .catch((err) => this.log.warn({ err, ...this.ref }, "whatsapp contacts book not saved"));
   }
 
   private async groupSubject(sock: BaileysSocket, jid: string): Promise<string | undefined> {
@@ -755,9 +781,14 @@ export class BaileysDriver implements ChannelDriver {
     return hit ? userOf(hit.jid) || null : null;
   }
 
+  /** The phone's address book: what WhatsApp shared since the link was made, this run or an earlier one. */
   async contactsBook(): Promise<{ name: string; number: string }[]> {
     this.live();
-    return [...this.contacts].map(([number, name]) => ({ name: name || number, number }));
+    await this.bookWrites;
+    const stored = await this.book.all();
+    const all = new Map(stored.map((e) => [e.number, e.name]));
+    for (const [number, name] of this.contacts) if (name || !all.has(number)) all.set(number, name);
+    return [...all].map(([number, name]) => ({ name: name || number, number }));
   }
 }
 

@@ -91,6 +91,25 @@ export const whatsappLids = pgTable(
 );
 
 /**
+ * The linked phone's address book as WhatsApp Web shares it (contacts sync, history sync), kept so
+ * "Importar contactos" has it after a restart, when WhatsApp does not send it again.
+ */
+export const whatsappContacts = pgTable(
+  "whatsapp_contacts",
+  {
+    companyId: companyId(),
+    whatsappId: integer("whatsapp_id").notNull(),
+    number: text("number").notNull(),
+    name: text("name").notNull().default(""),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.whatsappId, t.number] }),
+    foreignKey({ columns: [t.companyId, t.whatsappId], foreignColumns: [whatsapps.companyId, whatsapps.id] }).onDelete("cascade"),
+  ],
+);
+
+/**
  * Which server process runs a connection's session: a lease renewed every few seconds. A process
  * that dies stops renewing, and another takes the session once the lease has expired.
  */
