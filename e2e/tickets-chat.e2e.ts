@@ -59,7 +59,7 @@ describe("tickets chat", () => {
       { number, name: "Cliente Chat", body: "Hola, necesito *ayuda* con mi pedido" },
       token,
     );
-    const ticket = await api<{ uuid: string; status: string }>(
+    const ticket = await api<{ id: number; uuid: string; status: string }>(
       server.url,
       "GET",
       `/tickets/${inbound.ticketId}`,
@@ -81,9 +81,17 @@ describe("tickets chat", () => {
     expect(page.url()).toContain(`/tickets/${ticket.uuid}`);
     await page.getByTestId("composer-input").waitFor();
 
-    // a text (Enter sends), then a picture
+    // a text (Enter sends), then a picture; the contact's phone is told the agent is typing, then not
+    const typing = page.waitForRequest(
+      (r) => r.url().endsWith(`/messages/${ticket.id}/typing`) && r.postDataJSON()?.typing === true,
+    );
     await page.getByTestId("composer-input").fill("Con gusto le ayudo");
+    expect((await typing).method()).toBe("POST");
+    const stopped = page.waitForRequest(
+      (r) => r.url().endsWith(`/messages/${ticket.id}/typing`) && r.postDataJSON()?.typing === false,
+    );
     await page.getByTestId("composer-input").press("Enter");
+    await stopped;
     await fromMe(page).filter({ hasText: "Con gusto le ayudo" }).waitFor({ timeout: 10_000 });
     expect(await page.getByTestId("composer-input").inputValue()).toBe("");
 

@@ -192,6 +192,10 @@ export const MessageSendForm = z.object({
 });
 export type MessageSendForm = z.input<typeof MessageSendForm>;
 
+/** POST /messages/{ticketId}/typing: the contact's phone shows "typing…" while an agent writes the answer. */
+export const TypingForm = z.object({ typing: z.boolean({ error: V.invalid }) });
+export type TypingForm = z.input<typeof TypingForm>;
+
 export const MessagesQuery = z.object({
   pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
 });

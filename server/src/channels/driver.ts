@@ -108,6 +108,8 @@ export interface ChannelDriver {
    * hears of a message, so one dropped here would never be sent again.
    */
   whenIdle?(): Promise<void>;
+  /** The contact's phone shows "typing…" (on) until told otherwise or a message arrives; drivers without it ignore it. */
+  typing?(number: string, on: boolean, opts?: SendOptions): Promise<void>;
 }
 
 export type DriverContext = { companyId: number; whatsappId: number; events: ChannelEvents };

@@ -183,6 +183,10 @@ export class RemoteDriver implements ChannelDriver {
   checkNumber(number: string): Promise<string | null> {
     return this.call("checkNumber", number);
   }
+  typing(number: string, on: boolean, opts?: SendOptions): Promise<void> {
+    return this.call("typing", number, on, opts);
+  }
+
   contactsBook(): Promise<{ name: string; number: string }[]> {
     return this.call("contactsBook");
   }

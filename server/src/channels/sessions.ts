@@ -33,6 +33,7 @@ const REMOTE_METHODS = new Set([
   "profilePicture",
   "checkNumber",
   "contactsBook",
+  "typing",
   "receive",
   "readReceipt",
 ]);

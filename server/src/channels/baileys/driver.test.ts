@@ -861,6 +861,20 @@ describe("#baileys driver outbound", () => {
     await t.driver.disconnect();
   });
 
+  it("should show typing on the contact's chat, and stop it", async () => {
+    const t = await connected();
+    const presence = vi.fn(async () => undefined);
+    Object.assign(t.current(), { sendPresenceUpdate: presence });
+    await t.driver.typing(CONTACT, true);
+    await t.driver.typing("120363012345678901", false, { isGroup: true });
+    expect(presence.mock.calls).toEqual([
+      ["composing", `${CONTACT}@s.whatsapp.net`],
+      ["paused", "120363012345678901@g.us"],
+    ]);
+    await t.driver.disconnect();
+    await expect(t.driver.typing(CONTACT, true)).rejects.toMatchObject({ code: "ERR_WAPP_NOT_INITIALIZED" });
+  });
+
   it("should delete for everyone and mark as read", async () => {
     const t = await connected();
     const jid = `${CONTACT}@s.whatsapp.net`;

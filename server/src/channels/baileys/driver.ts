@@ -65,6 +65,7 @@ export type BaileysSocket = {
   onWhatsApp(...numbers: string[]): Promise<{ jid: string; exists: boolean }[] | undefined>;
   profilePictureUrl(jid: string, type?: "preview" | "image", timeoutMs?: number): Promise<string | undefined>;
   rejectCall(callId: string, callFrom: string): Promise<void>;
+  sendPresenceUpdate?(type: "composing" | "paused", toJid?: string): Promise<void>;
   groupMetadata?(jid: string): Promise<GroupMetadata>;
   updateMediaMessage?(msg: WAMessage): Promise<WAMessage>;
   signalRepository?: { lidMapping: { getPNForLID(lid: string): Promise<string | null> } };
@@ -779,6 +780,11 @@ export class BaileysDriver implements ChannelDriver {
     }
     const hit = found?.find((r) => r.exists);
     return hit ? userOf(hit.jid) || null : null;
+  }
+
+  async typing(number: string, on: boolean, opts?: SendOptions): Promise<void> {
+    const sock = this.live();
+    await sock.sendPresenceUpdate?.(on ? "composing" : "paused", this.jidOf(number, opts));
   }
 
   /** The phone's address book: what WhatsApp shared since the link was made, this run or an earlier one. */

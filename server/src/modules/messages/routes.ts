@@ -3,6 +3,7 @@ import { extname } from "node:path";
 import {
   IdParams,
   MessageSendForm,
+  TypingForm,
   MessagesQuery,
   type MessagesPage,
   type MessageView,
@@ -141,6 +142,30 @@ export async function messagesRoutes(app: FastifyInstance) {
       } finally {
         for (const file of unsent) await req.ctx.storage.remove(req.ctx.companyId, file.path);
       }
+    },
+  );
+
+  /**
+   * "typing…" on the contact's phone while an agent writes the answer: the same checks as answering
+   * (the ticket open, and the agent's or staff's), then a courtesy to the channel that never fails the call.
+   */
+  r.post(
+    "/messages/:ticketId/typing",
+    { schema: { params: TicketParams, body: TypingForm }, config: use },
+    async (req, reply) => {
+      const q = tenant(req);
+      const viewer = await loadViewer(q, req.ctx.user);
+      const ticket = await visibleTicket(q, viewer, { id: req.params.ticketId });
+      if (ticket.status !== "open" || (ticket.userId !== viewer.id && !isStaff(viewer)))
+        throw new AppError("ERR_TICKET_NOT_OPEN");
+      const contact = found(await q.contacts.findById(ticket.contactId), "ERR_NO_CONTACT_FOUND");
+      try {
+        const driver = await driverOfTicket(req.ctx, req.ctx.companyId, ticket);
+        await driver.typing?.(contact.number, req.body.typing, { isGroup: contact.isGroup });
+      } catch (err) {
+        req.log.debug({ err, ticketId: ticket.id }, "typing not shown");
+      }
+      return reply.status(204).send();
     },
   );
 

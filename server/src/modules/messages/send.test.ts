@@ -357,4 +357,47 @@ describe("#messages send, quotes", () => {
     expect(ok.statusCode).toBe(201);
     expect(fake.calls[0].opts?.quotedChannelId).toBe(secret.channelId);
   });
+
+  it("shows typing on the contact's phone for whoever may answer the ticket, and never fails on the channel", async () => {
+    const w = await world();
+    const typed: [string, boolean, SendOptions | undefined][] = [];
+    const driver = {
+      provider: "fake",
+      typing: async (number: string, on: boolean, opts?: SendOptions) => void typed.push([number, on, opts]),
+    } as unknown as ChannelDriver;
+    useDriver(driver);
+    expect((await call(w.sAgent, "POST", `/messages/${w.ticket.id}/typing`, { typing: true })).statusCode).toBe(204);
+    expect((await call(w.sAdmin, "POST", `/messages/${w.ticket.id}/typing`, { typing: false })).statusCode).toBe(204);
+    expect(typed).toEqual([
+      [w.contact.number, true, { isGroup: false }],
+      [w.contact.number, false, { isGroup: false }],
+    ]);
+    expectError(await call(w.sAgent, "POST", `/messages/${w.ticket.id}/typing`, { typing: "yes" }), 400, "ERR_VALIDATION");
+    // a colleague who may not answer it, a closed ticket, another company: refused like an answer
+    const colleague = await buildUser(t.app, w.c.id);
+    await addUserQueue(t.app, w.c.id, colleague.id, w.queue.id);
+    expectError(
+      await call(await login(t.app, colleague), "POST", `/messages/${w.ticket.id}/typing`, { typing: true }),
+      404,
+      "ERR_NO_TICKET_FOUND",
+    );
+    const other = await world();
+    expectError(
+      await call(other.sAdmin, "POST", `/messages/${w.ticket.id}/typing`, { typing: true }),
+      404,
+      "ERR_NO_TICKET_FOUND",
+    );
+    await db().update(tickets).set({ status: "closed" }).where(eq(tickets.id, w.ticket.id));
+    expectError(await call(w.sAgent, "POST", `/messages/${w.ticket.id}/typing`, { typing: true }), 409, "ERR_TICKET_NOT_OPEN");
+    expect(typed).toHaveLength(2);
+    // a session that is down: still answered, nothing shown
+    await db().update(tickets).set({ status: "open" }).where(eq(tickets.id, w.ticket.id));
+    useDriver({
+      provider: "fake",
+      typing: async () => {
+        throw Object.assign(new Error("down"), { code: "ERR_WAPP_NOT_INITIALIZED" });
+      },
+    } as unknown as ChannelDriver);
+    expect((await call(w.sAgent, "POST", `/messages/${w.ticket.id}/typing`, { typing: true })).statusCode).toBe(204);
+  });
 });

@@ -23,6 +23,7 @@ import { usePermission } from "../../../auth/permissions";
 import { useBubbleColors } from "./chat-colors";
 import { AttachmentTray, matchQuickReplies, QuickReplyList, ReplyBar } from "./ComposerExtras";
 import { RecorderBar } from "./RecorderBar";
+import { useTypingSignal } from "./use-typing-signal";
 import { useSignPreference } from "./use-sign-preference";
 import { useVoiceNote } from "./use-voice-note";
 
@@ -45,6 +46,7 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
   const send = useSendMessage();
+  const typing = useTypingSignal(ticket.id);
   const quick = useQuickMessages(text.startsWith("/"));
 
   const setText = useCallback(
@@ -69,6 +71,7 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
       if (!body.trim() && attached.length === 0) return;
       const quoted = replyTo;
       // Cleared at once so the next message can be typed; restored if the API refuses this one.
+      typing.stop();
       setText("");
       setFiles([]);
       onCancelReply();
@@ -90,7 +93,7 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
         setFiles((current) => (current.length ? current : attached));
       }
     },
-    [replyTo, setText, onCancelReply, send, ticket.id, canSign, sign],
+    [replyTo, setText, onCancelReply, send, ticket.id, canSign, sign, typing.stop],
   );
 
   const voice = useVoiceNote(useCallback((file: File) => submit("", [file]), [submit]));
@@ -194,6 +197,7 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
             onChange={(event) => {
               setText(event.target.value);
               setActive(0);
+              typing.typed(event.target.value);
             }}
             onKeyDown={onKeyDown}
             onPaste={onPaste}
