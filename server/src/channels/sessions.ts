@@ -334,14 +334,22 @@ export class Sessions {
         const ref = { companyId, whatsappId };
         if ((await applyAck(s, ref, channelId, ack, error)).length) return;
         if (ack > 0) this.rememberEarlyAck(whatsappId, channelId, ack);
-        for (const ms of EARLY_ACK_RETRY_MS)
+        // tried again until it lands once: a later try would raise what happened since (a failure
+        // recorded after delivery) back to this ack
+        const retry = (at: number) => {
+          if (at >= EARLY_ACK_RETRY_MS.length) return;
+          const wait = EARLY_ACK_RETRY_MS[at] - (at > 0 ? EARLY_ACK_RETRY_MS[at - 1] : 0);
           setTimeout(async () => {
             try {
-              await applyAck(s, ref, channelId, ack, error);
+              if ((await applyAck(s, ref, channelId, ack, error)).length) return;
             } catch {
               // the app may be closing; the ack is a courtesy
+              return;
             }
-          }, ms).unref();
+            retry(at + 1);
+          }, wait).unref();
+        };
+        retry(0);
       },
       revoked: async (channelId) => {
         const rows = await s.db

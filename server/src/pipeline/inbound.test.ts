@@ -2,7 +2,7 @@ import { type AppMessageEvent, Events } from "@charla/contracts";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ChannelDriver, InboundMessage, ReadReceipt } from "../channels/driver.js";
+import type { ChannelDriver, ChannelEvents, InboundMessage, ReadReceipt } from "../channels/driver.js";
 import { Sessions } from "../channels/sessions.js";
 import type { SimulatorDriver } from "../channels/simulator/driver.js";
 import { scoped } from "../db/scoped.js";
@@ -416,6 +416,39 @@ describe("simulator driver", () => {
       await sessions.stopAll();
     }
   });
+
+  it("applies an ack that overtook its message once the row is there, and only once", async () => {
+    const { source } = await setup();
+    const sessions = new Sessions(t.app.charla);
+    const events = (sessions as unknown as { eventsFor(c: number, w: number): ChannelEvents }).eventsFor(
+      source.companyId,
+      source.whatsappId,
+    );
+    const channelId = `early-${uid()}`;
+    const n = number();
+    await handleInbound(t.app.charla, source, msg({ number: n }));
+    const [contact] = await db().select().from(contacts).where(eq(contacts.number, n));
+    const [ticket] = await ticketsOf(contact.id);
+    // the phone's "delivered" arrives before the send's row is committed
+    await events.ack(channelId, 3);
+    await db()
+      .insert(messages)
+      .values({
+        companyId: source.companyId,
+        ticketId: ticket.id,
+        whatsappId: source.whatsappId,
+        channelId,
+        body: "hola",
+        fromMe: true,
+        ack: 1,
+      });
+    const ackOf = async () => (await db().select().from(messages).where(eq(messages.channelId, channelId)))[0].ack;
+    await expect.poll(ackOf, { timeout: 3_000 }).toBe(3);
+    // what happens after (here a failure) is not undone by a later try of the same ack
+    await db().update(messages).set({ ack: -1 }).where(eq(messages.channelId, channelId));
+    await new Promise((r) => setTimeout(r, 5_000));
+    expect(await ackOf()).toBe(-1);
+  }, 15_000);
 
   it("refreshes the contact's profile picture at most once a day", async () => {
     const { source } = await setup();
