@@ -50,6 +50,20 @@ export const ConnectionForm = z.object({
 });
 export type ConnectionForm = z.input<typeof ConnectionForm>;
 
+/**
+ * POST /whatsappsession/{id}/pairing-code: link by a code typed on the phone instead of the QR; the
+ * number defaults to the connection's own.
+ */
+export const PairingCodeForm = z.object({
+  number: z
+    .string()
+    .trim()
+    .transform((raw) => raw.replace(/\D/g, ""))
+    .pipe(text().min(8, V.tooShort).max(20, V.tooLong))
+    .optional(),
+});
+export type PairingCodeForm = z.input<typeof PairingCodeForm>;
+
 /** A connection as the page, the pickers and the session events show it. */
 export type ConnectionView = {
   id: number;

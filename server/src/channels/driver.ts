@@ -108,6 +108,11 @@ export interface ChannelDriver {
    * hears of a message, so one dropped here would never be sent again.
    */
   whenIdle?(): Promise<void>;
+  /**
+   * Link by a code typed on the phone (WhatsApp → Linked devices → Link with phone number) instead of
+   * scanning the QR: the session shows PAIRING with the code where the QR goes.
+   */
+  pairWithCode?(number: string): Promise<void>;
   /** The contact's phone shows "typing…" (on) until told otherwise or a message arrives; drivers without it ignore it. */
   typing?(number: string, on: boolean, opts?: SendOptions): Promise<void>;
 }

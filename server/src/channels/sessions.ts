@@ -236,6 +236,7 @@ export class Sessions {
     if (method === "restart") return void (await this.restart(companyId, whatsappId));
     if (method === "newQr") return this.newQr(companyId, whatsappId);
     if (method === "logout") return this.logout(companyId, whatsappId);
+    if (method === "pairWithCode") return this.pairWithCode(companyId, whatsappId, String(args[0] ?? ""));
     const running = this.drivers.get(whatsappId);
     if (!running || running.companyId !== companyId || !REMOTE_METHODS.has(method))
       throw Object.assign(new Error("session not held here"), { code: "ERR_WAPP_NOT_INITIALIZED" });
@@ -269,6 +270,17 @@ export class Sessions {
     const running = this.drivers.get(whatsappId);
     if (running?.companyId === companyId && running.driver.requestNewQr) await running.driver.requestNewQr();
     else await this.restart(companyId, whatsappId);
+  }
+
+  /** "Link with a phone number": the session (started if it is not running) shows a code to type on the phone. */
+  async pairWithCode(companyId: number, whatsappId: number, number: string): Promise<void> {
+    const owner = await this.elsewhere(whatsappId);
+    if (owner && this.bus) return void (await this.bus.call(owner, companyId, whatsappId, "pairWithCode", [number]));
+    if (this.drivers.get(whatsappId)?.companyId !== companyId) await this.restart(companyId, whatsappId);
+    const running = this.drivers.get(whatsappId);
+    if (!running?.driver.pairWithCode)
+      throw Object.assign(new Error("this channel does not link by code"), { code: "ERR_WAPP_NOT_INITIALIZED" });
+    await running.driver.pairWithCode(number);
   }
 
   /** "Disconnect": log the phone out where the channel can, and stop. */
@@ -377,7 +389,7 @@ export class Sessions {
             // a reason belongs to the status it came with: any later status clears it
             statusReason: extra.reason ?? "",
             // the QR is only meaningful while waiting for a scan
-            qrcode: status === "qrcode" ? (extra.qrcode ?? "") : "",
+            qrcode: status === "qrcode" || status === "PAIRING" ? (extra.qrcode ?? "") : "",
             retries: extra.retries ?? (status === "CONNECTED" ? 0 : undefined),
             ...(extra.number ? { number: extra.number } : {}),
             updatedAt: new Date(),

@@ -431,17 +431,15 @@ describe("simulator driver", () => {
     const [ticket] = await ticketsOf(contact.id);
     // the phone's "delivered" arrives before the send's row is committed
     await events.ack(channelId, 3);
-    await db()
-      .insert(messages)
-      .values({
-        companyId: source.companyId,
-        ticketId: ticket.id,
-        whatsappId: source.whatsappId,
-        channelId,
-        body: "hola",
-        fromMe: true,
-        ack: 1,
-      });
+    await db().insert(messages).values({
+      companyId: source.companyId,
+      ticketId: ticket.id,
+      whatsappId: source.whatsappId,
+      channelId,
+      body: "hola",
+      fromMe: true,
+      ack: 1,
+    });
     const ackOf = async () => (await db().select().from(messages).where(eq(messages.channelId, channelId)))[0].ack;
     await expect.poll(ackOf, { timeout: 3_000 }).toBe(3);
     // what happens after (here a failure) is not undone by a later try of the same ack

@@ -125,6 +125,20 @@ export function useDeleteConnection() {
 
 const sessionMethods = { retry: "POST", newQr: "PUT", disconnect: "DELETE" } as const;
 
+/** Link with a phone number: the session answers PAIRING with the code to type on the phone (live, by event). */
+export function usePairingCode() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, number }: { id: number; number?: string }) =>
+      api<ConnectionView>(`/whatsappsession/${id}/pairing-code`, { method: "POST", body: number ? { number } : {} }),
+    onSuccess: (connection) => {
+      const cached = client.getQueryData<ConnectionView[]>(connectionKeys.list())?.find((c) => c.id === connection.id);
+      if (cached && cached.updatedAt > connection.updatedAt) return;
+      upsertConnectionInCache(client, connection);
+    },
+  });
+}
+
 /** core §4 session buttons: retry (POST), new QR (PUT), disconnect (DELETE) on /whatsappsession/{id}. */
 export function useSessionAction() {
   const client = useQueryClient();

@@ -6,6 +6,7 @@ import type { BaileysSocket, SocketFactory } from "./driver.js";
 /** How long the stand-in phone "takes" to scan its QR. */
 export const DEMO_SCAN_MS = 2500;
 export const DEMO_NUMBER = "5215599998888";
+export const DEMO_PAIRING_CODE = "CHRL2468";
 
 /**
  * Test mode (CHARLA_FAKE_WHATSAPP=1) for browser tests of a "beta" connection on a machine with no
@@ -36,6 +37,8 @@ export const demoSocketFactory: SocketFactory = (_config: UserFacingSocketConfig
     onWhatsApp: async (...numbers) => numbers.map((n) => ({ jid: `${n.replace(/\D/g, "")}@s.whatsapp.net`, exists: true })),
     profilePictureUrl: async () => undefined,
     rejectCall: async () => undefined,
+    // the stand-in phone "types" its code as it "scans" its QR
+    requestPairingCode: async () => DEMO_PAIRING_CODE,
   };
   later(100, () => emitter.emit("connection.update", { connection: "connecting" }));
   later(400, () => emitter.emit("connection.update", { qr: `charla-demo-qr-${randomUUID()}` }));

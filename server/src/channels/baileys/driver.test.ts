@@ -342,6 +342,31 @@ describe("#baileys driver lifecycle", () => {
     await t.driver.disconnect();
   });
 
+  it("should link by a code typed on the phone instead of the QR, asked once the socket waits for a link", async () => {
+    const t = await setup();
+    await t.driver.connect();
+    const requestPairingCode = vi.fn(async (_n: string) => "ABCD1234");
+    Object.assign(t.current(), { requestPairingCode });
+    await expect(t.driver.pairWithCode("123")).rejects.toMatchObject({ code: "ERR_WAPP_INVALID_CONTACT" });
+    await t.driver.pairWithCode("+52 1 55 1234 5678");
+    // not yet waiting for a link: asked at the first QR, which is not shown
+    expect(requestPairingCode).not.toHaveBeenCalled();
+    t.current().emit("connection.update", { qr: "2@QR-ONE" });
+    await until(() => t.rec.statuses.some((s) => s.status === "PAIRING"));
+    expect(requestPairingCode).toHaveBeenCalledWith("5215512345678");
+    expect(t.rec.statuses.at(-1)).toEqual({ status: "PAIRING", extra: { qrcode: "ABCD1234" } });
+    t.current().emit("connection.update", { qr: "2@QR-TWO" });
+    await t.driver.whenIdle();
+    expect(requestPairingCode).toHaveBeenCalledTimes(1);
+    expect(t.statuses()).not.toContain("qrcode");
+    await t.open();
+    expect(t.rec.statuses.at(-1)?.status).toBe("CONNECTED");
+    // linked: nothing to pair
+    await t.driver.pairWithCode("5215512345678");
+    expect(requestPairingCode).toHaveBeenCalledTimes(1);
+    await t.driver.disconnect();
+  });
+
   it("should grow the default backoff 1 s, 2 s, 4 s … up to 30 s", () => {
     expect([0, 1, 2, 3, 4, 5, 6, 10].map(defaultBackoff)).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000]);
   });

@@ -66,6 +66,7 @@ export type BaileysSocket = {
   profilePictureUrl(jid: string, type?: "preview" | "image", timeoutMs?: number): Promise<string | undefined>;
   rejectCall(callId: string, callFrom: string): Promise<void>;
   sendPresenceUpdate?(type: "composing" | "paused", toJid?: string): Promise<void>;
+  requestPairingCode?(phoneNumber: string): Promise<string>;
   groupMetadata?(jid: string): Promise<GroupMetadata>;
   updateMediaMessage?(msg: WAMessage): Promise<WAMessage>;
   signalRepository?: { lidMapping: { getPNForLID(lid: string): Promise<string | null> } };
@@ -163,6 +164,9 @@ export class BaileysDriver implements ChannelDriver {
   /** Consecutive closes with a bounded code, since the last open. */
   private boundedCloses = 0;
   private lastReplacedAt = 0;
+  /** The phone number to link by code instead of QR (pairWithCode), until the link opens. */
+  private pairingNumber: string | null = null;
+  private codeAsked = false;
   private readonly contacts = new Map<string, string>();
   /** Groups' metadata, fetched once an hour at most: the subject names the ticket, Baileys sends with it. */
   private readonly groups = memoryCache(GROUP_SUBJECT_TTL_MS, 2_000);
@@ -203,6 +207,7 @@ export class BaileysDriver implements ChannelDriver {
     this.versionRefusals = 0;
     this.boundedCloses = 0;
     this.lastReplacedAt = 0;
+    this.pairingNumber = null;
     await this.openSocket();
   }
 
@@ -226,6 +231,7 @@ export class BaileysDriver implements ChannelDriver {
 
   /** The "new QR" button: forget the link and pair again. */
   async requestNewQr(): Promise<void> {
+    this.pairingNumber = null;
     const sock = this.sock;
     const wasConnected = this.connected;
     this.halt({ end: false });
@@ -235,6 +241,39 @@ export class BaileysDriver implements ChannelDriver {
     }
     await this.forgetLink();
     await this.connect();
+  }
+
+  /**
+   * Link by a code typed on the phone instead of the QR. Asked as soon as the socket is waiting for a
+   * link (at once if it already is, else at its first QR); a linked session has nothing to pair.
+   */
+  async pairWithCode(number: string): Promise<void> {
+    const digits = number.replace(/\D/g, "");
+    if (digits.length < 8 || digits.length > 20) throw channelError("ERR_WAPP_INVALID_CONTACT", "invalid number");
+    if (this.connected) return;
+    this.pairingNumber = digits;
+    const sock = this.sock;
+    if (sock && this.qrOnThisSocket && !this.codeAsked) await this.showPairingCode(sock);
+    else if (!sock && this.stopped)
+      await this.connect().then(() => {
+        this.pairingNumber = digits;
+      });
+  }
+
+  private async showPairingCode(sock: BaileysSocket) {
+    const number = this.pairingNumber;
+    if (!number || !sock.requestPairingCode) return;
+    this.codeAsked = true;
+    try {
+      const code = await sock.requestPairingCode(number);
+      if (this.sock !== sock || this.connected) return;
+      // the code goes where the QR goes: to those who may manage connections only
+      await this.emitStatus("PAIRING", { qrcode: code });
+    } catch (err) {
+      this.codeAsked = false;
+      this.log.warn({ err, ...this.ref }, "whatsapp pairing code not obtained");
+      throw channelError("ERR_WAPP_NOT_INITIALIZED", "pairing code not obtained", err);
+    }
   }
 
   /** Resolves once every event received so far has been handed over (tests, orderly shutdown). */
@@ -334,6 +373,7 @@ export class BaileysDriver implements ChannelDriver {
     });
     this.sock = sock;
     this.qrOnThisSocket = false;
+    this.codeAsked = false;
     this.listen(sock);
   }
 
@@ -391,13 +431,17 @@ export class BaileysDriver implements ChannelDriver {
       this.qrCount++;
       this.qrOnThisSocket = true;
       if (this.qrCount > (this.opts.maxQrRefreshes ?? DEFAULT_MAX_QR)) return this.giveUp();
-      void this.emitStatus("qrcode", { qrcode: update.qr, retries: this.qrCount });
+      // linking by code: the socket is ready for it now; its code stays valid while the QRs turn
+      if (this.pairingNumber) {
+        if (!this.codeAsked) void this.showPairingCode(sock);
+      } else void this.emitStatus("qrcode", { qrcode: update.qr, retries: this.qrCount });
     }
     if (update.connection === "connecting") void this.emitStatus("OPENING");
     if (update.connection === "open") {
       this.connected = true;
       this.attempt = 0;
       this.qrCount = 0;
+      this.pairingNumber = null;
       this.versionRefusals = 0;
       this.boundedCloses = 0;
       this.ownNumber = userOf(sock.user?.id);

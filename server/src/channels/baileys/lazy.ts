@@ -43,6 +43,7 @@ class LazyDriver implements ChannelDriver {
   profilePicture = async (number: string) => (await this.driver).profilePicture(number);
   checkNumber = async (number: string) => (await this.driver).checkNumber(number);
   contactsBook = async () => (await this.driver).contactsBook();
+  pairWithCode = async (number: string) => (await this.driver).pairWithCode?.(number);
   typing = async (number: string, on: boolean, opts?: SendOptions) => (await this.driver).typing?.(number, on, opts);
   requestNewQr = async () => {
     const d = await this.driver;

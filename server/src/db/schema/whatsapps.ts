@@ -12,7 +12,7 @@ export const whatsapps = pgTable(
     status: text("status").notNull().default("DISCONNECTED"),
     /** Why the session stopped by itself (contracts StatusReason); "" otherwise. */
     statusReason: text("status_reason").notNull().default(""),
-    /** The pairing QR while status is qrcode; empty otherwise. */
+    /** The pairing QR while status is qrcode, the pairing code while PAIRING; empty otherwise. */
     qrcode: text("qrcode").notNull().default(""),
     retries: integer("retries").notNull().default(0),
     isDefault: boolean("is_default").notNull().default(false),

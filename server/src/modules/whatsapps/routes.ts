@@ -1,4 +1,4 @@
-import { ConnectionForm, type ConnectionStatus, IdParams, text } from "@charla/contracts";
+import { ConnectionForm, type ConnectionStatus, IdParams, PairingCodeForm, text } from "@charla/contracts";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -8,6 +8,7 @@ import { whatsapps } from "../../db/schema/index.js";
 import { found } from "../../lib/app-error.js";
 import { driverError } from "../messages/send.js";
 import { connectionFor, emitConnectionSession } from "./broadcast.js";
+import { numberOfToken } from "./presenter.js";
 import { connectionView, createConnection, deleteConnection, listConnections, updateConnection } from "./service.js";
 
 // `session=0` is what the web sends (core §7); sessions are never part of the answer
@@ -61,6 +62,17 @@ export async function whatsappsRoutes(app: FastifyInstance) {
     await req.ctx.sessions.restart(req.ctx.companyId, wa.id).catch(channelFailure);
     return connectionView(tenant(req), wa.id);
   });
+  /** Link with a phone number: the session shows PAIRING with a code to type on the phone, where the QR goes. */
+  r.post(
+    "/whatsappsession/:id/pairing-code",
+    { schema: { params: IdParams, body: PairingCodeForm }, config: session },
+    async (req) => {
+      const wa = await owned(req, req.params.id);
+      const number = req.body?.number || numberOfToken(wa.token);
+      await req.ctx.sessions.pairWithCode(req.ctx.companyId, wa.id, number).catch(channelFailure);
+      return connectionView(tenant(req), wa.id);
+    },
+  );
   /** New QR: forget the link and pair again. */
   r.put("/whatsappsession/:id", { schema: { params: IdParams }, config: session }, async (req) => {
     const wa = await owned(req, req.params.id);

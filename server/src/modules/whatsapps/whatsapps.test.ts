@@ -177,6 +177,44 @@ describe("#connections", () => {
     expect(stored).toBe(true);
   });
 
+  it("links a WhatsApp Web (beta) connection by a code typed on the phone (test-mode phone)", async () => {
+    const app = await getTestApp({ fakeWhatsapp: true });
+    try {
+      const c = await buildCompany(app.app);
+      const s = await login(app.app, c.admin);
+      const wa = (
+        await as(app.app, s, { method: "POST", url: "/api/v1/whatsapp", payload: form({ name: "Por código" }) })
+      ).json();
+      const pair = (payload: object) =>
+        as(app.app, s, { method: "POST", url: `/api/v1/whatsappsession/${wa.id}/pairing-code`, payload });
+      expectError(await pair({ number: "12" }), 400, "ERR_VALIDATION");
+      // the connection's own number by default
+      expect((await pair({})).statusCode).toBe(200);
+      const status = async () => (await as(app.app, s, { method: "GET", url: `/api/v1/whatsapp/${wa.id}` })).json();
+      await expect.poll(async () => (await status()).status, { timeout: 5_000 }).toBe("PAIRING");
+      expect((await status()).qrcode).toBe("CHRL2468");
+      await expect.poll(async () => (await status()).status, { timeout: 8_000 }).toBe("CONNECTED");
+      expect((await status()).qrcode).toBe("");
+      // another company's connection, and an agent: refused
+      const other = await buildCompany(app.app);
+      const so = await login(app.app, other.admin);
+      expectError(
+        await as(app.app, so, { method: "POST", url: `/api/v1/whatsappsession/${wa.id}/pairing-code`, payload: {} }),
+        404,
+        "ERR_NO_WAPP_FOUND",
+      );
+      const agent = await buildUser(app.app, c.id);
+      const sa = await login(app.app, agent);
+      expectError(
+        await as(app.app, sa, { method: "POST", url: `/api/v1/whatsappsession/${wa.id}/pairing-code`, payload: {} }),
+        403,
+        "ERR_NO_PERMISSION",
+      );
+    } finally {
+      await app.close();
+    }
+  });
+
   it("resumes running sessions at start and keeps their status through a shutdown", async () => {
     const { c } = await world();
     // a provider of this test's own: connections of other test files sharing the database stay out

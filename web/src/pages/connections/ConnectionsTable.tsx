@@ -66,7 +66,7 @@ export function ConnectionsTable({
   // core §2: a connection waiting for its QR to be read opens the QR modal from anywhere on its row.
   const rowClick = (connection: ConnectionView) => (event: MouseEvent<HTMLTableRowElement>) => {
     if ((event.target as HTMLElement).closest("button, a")) return;
-    if (connection.status === "qrcode") onQr(connection);
+    if (connection.status === "qrcode" || connection.status === "PAIRING") onQr(connection);
   };
 
   return (
@@ -81,7 +81,7 @@ export function ConnectionsTable({
     >
       {connections.map((connection) => {
         const number = formatPhoneNumber(connection.number);
-        const waitingQr = connection.status === "qrcode";
+        const waitingQr = connection.status === "qrcode" || connection.status === "PAIRING";
         const sessionButtons = canUseSession && (
           <SessionButtons
             connection={connection}

@@ -10,6 +10,8 @@ import Typography from "@mui/material/Typography";
 import QRCode from "qrcode";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { usePairingCode } from "../../api/connections";
+import { toastError } from "../../api/errors";
 
 const QR_SIZE = 264;
 
@@ -59,6 +61,9 @@ export function QrModal({ open, connection, onClose }: Props) {
   }, [open, status, connection, onClose]);
 
   const qrcode = connection?.status === "qrcode" ? connection.qrcode : "";
+  const pairingCode = connection?.status === "PAIRING" ? connection.qrcode : "";
+  const pairing = usePairingCode();
+  const byCode = Boolean(pairingCode) || pairing.isPending;
   return (
     <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth slotProps={{ paper: { "data-testid": "qr-modal" } as object }}>
       <DialogTitle>{connection?.name ?? ""}</DialogTitle>
@@ -72,7 +77,7 @@ export function QrModal({ open, connection, onClose }: Props) {
       >
         <Box sx={{ flex: 1, minWidth: 0 }}>
           <Typography variant="subtitle1" sx={{ fontWeight: 600, mb: 1.5 }}>
-            {t("qr.title")}
+            {byCode ? t("qr.code.title") : t("qr.title")}
           </Typography>
           <Box component="ol" sx={{ m: 0, pl: 2.5, display: "flex", flexDirection: "column", gap: 1, color: "text.secondary" }}>
             <Typography component="li" variant="body2">
@@ -82,7 +87,7 @@ export function QrModal({ open, connection, onClose }: Props) {
               {t("qr.steps.devices")}
             </Typography>
             <Typography component="li" variant="body2">
-              {t("qr.steps.link")}
+              {byCode ? t("qr.code.link") : t("qr.steps.link")}
             </Typography>
           </Box>
         </Box>
@@ -97,7 +102,15 @@ export function QrModal({ open, connection, onClose }: Props) {
             flexShrink: 0,
           }}
         >
-          {qrcode ? (
+          {pairingCode ? (
+            <Typography
+              data-testid="pairing-code"
+              aria-label={t("qr.code.label")}
+              sx={{ fontFamily: "monospace", fontSize: 34, fontWeight: 700, letterSpacing: 4, textAlign: "center" }}
+            >
+              {pairingCode.length === 8 ? `${pairingCode.slice(0, 4)}-${pairingCode.slice(4)}` : pairingCode}
+            </Typography>
+          ) : qrcode && !pairing.isPending ? (
             <QrImage value={qrcode} alt={t("qr.image", { name: connection?.name ?? "" })} />
           ) : (
             <Box sx={{ display: "flex", flexDirection: "column", alignItems: "center", gap: 2, color: "text.secondary" }}>
@@ -108,6 +121,14 @@ export function QrModal({ open, connection, onClose }: Props) {
         </Box>
       </DialogContent>
       <DialogActions>
+        {connection && !byCode && (
+          <Button
+            onClick={() => pairing.mutate({ id: connection.id }, { onError: (error) => toastError(error) })}
+            data-testid="qr-pair-by-code"
+          >
+            {t("qr.code.button")}
+          </Button>
+        )}
         <Button onClick={onClose} color="inherit" data-testid="qr-close">
           {t("common:actions.close")}
         </Button>
