@@ -6,7 +6,8 @@ import type { Database, Db } from "../../db/client.js";
 import { whatsappAuth, whatsappLids } from "../../db/schema/index.js";
 import { openTestDatabase } from "../../test/app.js";
 import { buildCompany, buildWhatsapp } from "../../test/factories.js";
-import { cachedKeys, clearAuthState, memoryCache, useDbAuthState } from "./auth-state.js";
+import { memoryCache } from "../../lib/memory-cache.js";
+import { cachedKeys, clearAuthState, useDbAuthState } from "./auth-state.js";
 import { dbLidStore } from "./lid-store.js";
 
 let database: Database;
@@ -133,7 +134,7 @@ describe("#baileys auth state", () => {
 
 describe("#baileys key cache", () => {
   it("should expire entries on read, with no timer left running", async () => {
-    const cache = memoryCache(20);
+    const cache = memoryCache(20, 100);
     cache.set("a", 1);
     expect(cache.get("a")).toBe(1);
     await new Promise((r) => setTimeout(r, 30));

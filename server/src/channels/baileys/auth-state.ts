@@ -2,7 +2,6 @@ import {
   type AuthenticationCreds,
   type AuthenticationState,
   BufferJSON,
-  type CacheStore,
   initAuthCreds,
   makeCacheableSignalKeyStore,
   proto,
@@ -12,6 +11,7 @@ import {
 } from "baileys";
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
+import { memoryCache } from "../../lib/memory-cache.js";
 import { whatsappAuth } from "../../db/schema/index.js";
 
 /** Which connection an auth state belongs to. */
@@ -125,48 +125,7 @@ const KEY_CACHE_TTL_MS = 5 * 60_000;
 /** Entries one cache holds at most (a busy link touches a few thousand sessions and pre-keys). */
 const KEY_CACHE_MAX = 5_000;
 
-/**
- * A TTL map for Baileys' key cache. Baileys' default cache runs a timer per instance; this one
- * expires entries on read, so a driver that reconnects many times leaves nothing running behind.
- */
-/** A CacheStore (what Baileys takes) that answers at once. */
-export type MemoryCache = Omit<CacheStore, "get"> & { readonly size: number; get<T>(key: string): T | undefined };
-
-export function memoryCache(ttlMs = KEY_CACHE_TTL_MS, maxEntries = KEY_CACHE_MAX): MemoryCache {
-  // a Map iterates in insertion order: re-inserting on use keeps the least recently used first
-  const entries = new Map<string, { value: unknown; until: number }>();
-  return {
-    get size() {
-      return entries.size;
-    },
-    get<T>(key: string): T | undefined {
-      const hit = entries.get(key);
-      if (!hit) return undefined;
-      entries.delete(key);
-      if (hit.until < Date.now()) return undefined;
-      entries.set(key, hit);
-      return hit.value as T;
-    },
-    set<T>(key: string, value: T) {
-      const now = Date.now();
-      entries.delete(key);
-      entries.set(key, { value, until: now + ttlMs });
-      // keys never read again would stay for good: the oldest go once the cache is full
-      for (const [k, e] of entries) {
-        if (entries.size <= maxEntries && e.until >= now) break;
-        entries.delete(k);
-      }
-    },
-    del(key: string) {
-      entries.delete(key);
-    },
-    flushAll() {
-      entries.clear();
-    },
-  };
-}
-
 /** The key store with a read cache in front: one per loaded auth state, shared by its sockets. */
 export function cachedKeys(keys: SignalKeyStore, logger?: Parameters<typeof makeCacheableSignalKeyStore>[1]): SignalKeyStore {
-  return makeCacheableSignalKeyStore(keys, logger, memoryCache());
+  return makeCacheableSignalKeyStore(keys, logger, memoryCache(KEY_CACHE_TTL_MS, KEY_CACHE_MAX));
 }

@@ -36,7 +36,8 @@ import {
   type Sent,
   type StatusExtra,
 } from "../driver.js";
-import { cachedKeys, clearAuthState, type DbAuthState, memoryCache, useDbAuthState } from "./auth-state.js";
+import { memoryCache } from "../../lib/memory-cache.js";
+import { cachedKeys, clearAuthState, type DbAuthState, useDbAuthState } from "./auth-state.js";
 import { type BookEntry, type ContactsBookStore, dbContactsBook } from "./contacts-book.js";
 import { dbLidStore, type LidStore } from "./lid-store.js";
 import { mp3ToVoiceNote } from "./voice-note.js";

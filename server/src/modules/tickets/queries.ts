@@ -7,6 +7,7 @@ import { type Bind, Binds, shaped } from "../../db/shaped.js";
 import { contacts, messages, queues, ticketCounts, tickets, ticketTags } from "../../db/schema/index.js";
 import { AppError } from "../../lib/app-error.js";
 import { escapeLike } from "../../lib/like.js";
+import { memoryCache } from "../../lib/memory-cache.js";
 import { canSeeTicket, visibleTickets } from "../../policies/tickets.js";
 import { findTicketWithView, pageTicketViews, presentTickets } from "./presenter.js";
 import { isStaff, type Viewer } from "./viewer.js";
@@ -48,20 +49,14 @@ const messageMatches = (b: Bind, search: string) =>
  * A word's strategy, kept for a while per company: the next pages, the other tabs and the live
  * refreshes of one search ask again. Either strategy answers the same page; this only saves the sample.
  */
-const chosen = new Map<string, { strategy: SearchStrategy; until: number }>();
-const CHOSEN_FOR_MS = 30_000;
-const CHOSEN_MAX = 2_000;
+const chosen = memoryCache(30_000, 2_000);
 
 export async function searchStrategyFor(q: Scoped, search: string): Promise<SearchStrategy> {
   const key = `${q.companyId}\u0000${search}`;
-  const now = Date.now();
-  const kept = chosen.get(key);
-  if (kept && kept.until > now) return kept.strategy;
+  const kept = chosen.get<SearchStrategy>(key);
+  if (kept) return kept;
   const strategy = await sampleStrategy(q, search);
-  chosen.delete(key);
-  // a Map iterates in insertion order: the first key is the oldest
-  if (chosen.size >= CHOSEN_MAX) chosen.delete(chosen.keys().next().value as string);
-  chosen.set(key, { strategy, until: now + CHOSEN_FOR_MS });
+  chosen.set(key, strategy);
   return strategy;
 }
 
