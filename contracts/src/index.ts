@@ -8,6 +8,7 @@ export * from "./errors.js";
 export * from "./events.js";
 export * from "./limits.js";
 export * from "./numbers.js";
+export * from "./pcm.js";
 export * from "./permissions.js";
 export * from "./plans.js";
 export * from "./setting-definitions.js";

@@ -1,3 +1,4 @@
+import { pcmToInt16, resamplePcm } from "@charla/contracts";
 /**
  * WhatsApp plays a voice note only as Ogg/Opus: an MP3 marked as one (what the composer records,
  * core §9) shows as unplayable on the phone. This turns it into Ogg/Opus in the process, with no
@@ -30,32 +31,10 @@ async function decodeMp3(mp3: Buffer): Promise<Int16Array> {
     if (samplesDecoded / sampleRate > MAX_SECONDS) throw new Error("voice note too long");
     const mono = new Float32Array(samplesDecoded);
     for (const channel of channelData) for (let i = 0; i < samplesDecoded; i++) mono[i] += channel[i] / channelData.length;
-    return toInt16(resample(mono, sampleRate, RATE));
+    return pcmToInt16(resamplePcm(mono, sampleRate, RATE));
   } finally {
     decoder.free();
   }
-}
-
-function resample(samples: Float32Array, from: number, to: number): Float32Array {
-  if (from === to) return samples;
-  const ratio = from / to;
-  const out = new Float32Array(Math.floor(samples.length / ratio));
-  for (let i = 0; i < out.length; i++) {
-    const pos = i * ratio;
-    const left = Math.floor(pos);
-    const right = Math.min(left + 1, samples.length - 1);
-    out[i] = samples[left] + (samples[right] - samples[left]) * (pos - left);
-  }
-  return out;
-}
-
-function toInt16(samples: Float32Array): Int16Array {
-  const out = new Int16Array(samples.length);
-  for (let i = 0; i < samples.length; i++) {
-    const s = Math.max(-1, Math.min(1, samples[i]));
-    out[i] = s < 0 ? s * 0x8000 : s * 0x7fff;
-  }
-  return out;
 }
 
 async function encodeOpus(pcm: Int16Array): Promise<Buffer[]> {

@@ -1,3 +1,4 @@
+import { pcmToInt16, resamplePcm } from "@charla/contracts";
 /** core §9: voice notes go out as MP3 at 128 kbps. */
 const KBPS = 128;
 const BLOCK = 1152;
@@ -10,15 +11,6 @@ export type Recording = {
   cancel: () => void;
 };
 
-function toInt16(samples: Float32Array): Int16Array {
-  const out = new Int16Array(samples.length);
-  for (let i = 0; i < samples.length; i++) {
-    const s = Math.max(-1, Math.min(1, samples[i]));
-    out[i] = s < 0 ? s * 0x8000 : s * 0x7fff;
-  }
-  return out;
-}
-
 function concat(chunks: Float32Array[]): Float32Array {
   const total = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
   const out = new Float32Array(total);
@@ -30,24 +22,10 @@ function concat(chunks: Float32Array[]): Float32Array {
   return out;
 }
 
-/** Linear resampling for capture rates the encoder does not take (some devices record at 96 kHz). */
-function resample(samples: Float32Array, from: number, to: number): Float32Array {
-  if (from === to) return samples;
-  const ratio = from / to;
-  const out = new Float32Array(Math.floor(samples.length / ratio));
-  for (let i = 0; i < out.length; i++) {
-    const pos = i * ratio;
-    const left = Math.floor(pos);
-    const right = Math.min(left + 1, samples.length - 1);
-    out[i] = samples[left] + (samples[right] - samples[left]) * (pos - left);
-  }
-  return out;
-}
-
 /** PCM (mono, float) → MP3. Runs in slices so a long note does not freeze the screen in one go. */
 export async function encodeMp3(chunks: Float32Array[], sampleRate: number): Promise<Blob> {
   const rate = LAME_RATES.includes(sampleRate) ? sampleRate : 44100;
-  const pcm = toInt16(resample(concat(chunks), sampleRate, rate));
+  const pcm = pcmToInt16(resamplePcm(concat(chunks), sampleRate, rate));
   // The encoder is loaded with the first voice note, not with the tickets screen.
   const { Mp3Encoder } = await import("@breezystack/lamejs");
   const encoder = new Mp3Encoder(1, rate, KBPS);
