@@ -208,7 +208,6 @@ export class BaileysDriver implements ChannelDriver {
     this.versionRefusals = 0;
     this.boundedCloses = 0;
     this.lastReplacedAt = 0;
-    this.pairingNumber = null;
     await this.openSocket();
   }
 
@@ -255,10 +254,8 @@ export class BaileysDriver implements ChannelDriver {
     this.pairingNumber = digits;
     const sock = this.sock;
     if (sock && this.qrOnThisSocket && !this.codeAsked) await this.showPairingCode(sock);
-    else if (!sock && this.stopped)
-      await this.connect().then(() => {
-        this.pairingNumber = digits;
-      });
+    // a stopped session (TIMEOUT) starts again, and its first QR asks for the code
+    else if (!sock && this.stopped) await this.connect();
   }
 
   private async showPairingCode(sock: BaileysSocket) {

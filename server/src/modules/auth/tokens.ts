@@ -41,8 +41,7 @@ export class TokenService {
       this.verified.delete(token);
       throw new AppError("ERR_TOKEN_EXPIRED");
     }
-    const claims = await this.verifyAccessOnce(token);
-    return claims;
+    return this.verifyAccessOnce(token);
   }
 
   private async verifyAccessOnce(token: string): Promise<AccessClaims> {
