@@ -110,7 +110,7 @@ describe("simulator page", () => {
     const place = sent(page, "Obelisco");
     await place.waitFor({ timeout: 10_000 });
     await expect.poll(() => place.getAttribute("data-status"), { timeout: 10_000 }).toBe("sent");
-    expect(await place.locator("a").getAttribute("href")).toContain("-34.6037,-58.3816");
+    expect(await place.locator("a").getAttribute("href")).toContain("-34.6037%2C-58.3816");
 
     // a contact card
     await page.getByTestId("simulator-vcard-open").click();

@@ -110,6 +110,32 @@ describe("tickets chat", () => {
       })
       .toBe("3,3");
 
+    // a location and a contact card from the clip's menu, shown as a pin and a card on both sides
+    await page.getByTestId("composer-attach-menu").click();
+    await page.getByTestId("composer-attach-location").click();
+    await page.getByTestId("composer-location-dialog").waitFor();
+    await page.getByTestId("composer-location-lat").fill("-23,5505");
+    await page.getByTestId("composer-location-lng").fill("-46.6333");
+    await page.getByTestId("composer-location-description").fill("Sucursal Paulista");
+    await page.getByTestId("composer-location-send").click();
+    await fromMe(page)
+      .locator('[data-testid="location-description"]', { hasText: "Sucursal Paulista" })
+      .waitFor({ timeout: 10_000 });
+    await page.getByTestId("composer-attach-menu").click();
+    await page.getByTestId("composer-attach-contact").click();
+    await page.getByTestId("composer-contact-send").click();
+    // an empty card is refused in the dialog, with its reason beside the field
+    await page.getByTestId("composer-contact-dialog").getByText("Requerido").first().waitFor();
+    await page.getByTestId("composer-contact-name").fill("Ana López");
+    await page.getByTestId("composer-contact-number").fill("+55 11 99990000");
+    await page.getByTestId("composer-contact-send").click();
+    await fromMe(page).locator('[data-testid="vcard"]', { hasText: "Ana López" }).waitFor({ timeout: 10_000 });
+    const shared = await pageApi<Outbound[]>(page, `/simulator/${wa}/outbound?number=${number}`);
+    expect(shared.find((m) => m.mediaType === "locationMessage")?.body).toBe(
+      "|https://maps.google.com/maps?q=-23.5505%2C-46.6333&z=17|Sucursal Paulista",
+    );
+    expect(shared.find((m) => m.mediaType === "vcard")?.body).toContain("waid=551199990000");
+
     // a note on the contact drawer
     await page.getByTestId("contact-drawer-open").click();
     await page.getByTestId("contact-drawer").waitFor();

@@ -13,6 +13,7 @@ export * from "./permissions.js";
 export * from "./plans.js";
 export * from "./setting-definitions.js";
 export * from "./settings.js";
+export * from "./shares.js";
 export * from "./simulator.js";
 export * from "./tickets.js";
 export * from "./users.js";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { V, text } from "./common.js";
 import type { ErrorCode } from "./errors.js";
+import { ContactCard, SharedLocation } from "./shares.js";
 import { MediaTypes } from "./tickets.js";
 
 /** A customer's phone number as the simulator takes it: digits, with optional +, spaces, dashes, brackets. */
@@ -20,14 +21,8 @@ export const SimulatorInboundForm = z.object({
   fileName: text().trim().max(200).optional(),
   mimetype: text().trim().max(100).optional(),
   quotedId: text().trim().max(100).optional(),
-  location: z
-    .object({
-      latitude: z.number().min(-90).max(90),
-      longitude: z.number().min(-180).max(180),
-      description: text().max(300).optional(),
-    })
-    .optional(),
-  vcard: z.object({ name: text().trim().min(1).max(100), number: text().trim().min(3).max(30) }).optional(),
+  location: SharedLocation.optional(),
+  vcard: ContactCard.optional(),
 });
 export type SimulatorInboundForm = z.input<typeof SimulatorInboundForm>;
 

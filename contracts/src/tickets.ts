@@ -3,6 +3,7 @@ import { DateOnly, IdSchema, SearchParam, V, text } from "./common.js";
 import type { ContactView } from "./contacts.js";
 import type { ErrorCode } from "./errors.js";
 import { Limits } from "./limits.js";
+import { ContactCard, SharedLocation } from "./shares.js";
 import type { QueueRef } from "./users.js";
 
 export const TicketStatuses = ["pending", "open", "closed"] as const;
@@ -174,22 +175,28 @@ export type AppMessageEvent = { action: "create" | "update"; message: MessageVie
 export type MessagesPage = { messages: MessageView[]; ticket: TicketView; count: number; hasMore: boolean };
 
 /** POST /messages/{ticketId} as JSON; multipart sends `medias` files and the same fields as text. */
-export const MessageSendForm = z.object({
-  body: text().max(Limits.messageBody.max, V.tooLong).optional().default(""),
-  quotedMsg: z.object({ id: IdSchema }).nullable().optional(),
-  /** Admins' sign option (core §5): prefixes the text with the user's name in bold. */
-  sign: z.boolean().optional().default(false),
-  read: z.boolean().optional(),
-  fromMe: z.boolean().optional(),
-  mediaUrl: text().max(500).optional(),
-  /**
-   * The sender's own id for this message (idempotency key, e.g. a UUID): repeating the request with
-   * it returns the message already recorded instead of sending it twice; a failed one is sent again.
-   */
-  clientId: text()
-    .regex(/^[A-Za-z0-9_-]{8,64}$/, V.invalid)
-    .optional(),
-});
+export const MessageSendForm = z
+  .object({
+    body: text().max(Limits.messageBody.max, V.tooLong).optional().default(""),
+    quotedMsg: z.object({ id: IdSchema }).nullable().optional(),
+    /** Admins' sign option (core §5): prefixes the text with the user's name in bold. */
+    sign: z.boolean().optional().default(false),
+    read: z.boolean().optional(),
+    fromMe: z.boolean().optional(),
+    mediaUrl: text().max(500).optional(),
+    /**
+     * The sender's own id for this message (idempotency key, e.g. a UUID): repeating the request with
+     * it returns the message already recorded instead of sending it twice; a failed one is sent again.
+     */
+    clientId: text()
+      .regex(/^[A-Za-z0-9_-]{8,64}$/, V.invalid)
+      .optional(),
+    /** A location instead of text (JSON only): the body is ignored, the description goes with the pin. */
+    location: SharedLocation.optional(),
+    /** A contact card instead of text (JSON only). */
+    contact: ContactCard.optional(),
+  })
+  .refine((form) => !(form.location && form.contact), { path: ["contact"], message: V.invalid });
 export type MessageSendForm = z.input<typeof MessageSendForm>;
 
 /** POST /messages/{ticketId}/typing: the contact's phone shows "typing…" while an agent writes the answer. */

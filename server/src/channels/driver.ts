@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { AckError, StatusReason } from "@charla/contracts";
+import type { AckError, SharedLocation, StatusReason } from "@charla/contracts";
 
 /**
  * The channel-driver interface: everything Charla asks of a WhatsApp session, and everything a
@@ -61,6 +61,9 @@ export type SendOptions = {
   messageId?: string;
 };
 
+/** A location pin or a contact card (its vCard text, as stored in the message body) to send. */
+export type Share = { kind: "location"; location: SharedLocation } | { kind: "contact"; name: string; vcard: string };
+
 /** A new outgoing message id in WhatsApp Web's own format ("3EB0" and 36 hex digits). */
 export function outgoingMessageId(): string {
   return `3EB0${randomBytes(18).toString("hex").toUpperCase()}`;
@@ -92,6 +95,7 @@ export interface ChannelDriver {
   disconnect(): Promise<void>;
   sendText(number: string, body: string, opts?: SendOptions): Promise<Sent>;
   sendMedia(number: string, media: MediaPayload & { caption?: string }, opts?: SendOptions): Promise<Sent>;
+  sendShared(number: string, share: Share, opts?: SendOptions): Promise<Sent>;
   deleteForEveryone(number: string, channelId: string, fromMe: boolean, opts?: SendOptions): Promise<void>;
   markRead(number: string, receipts: ReadReceipt[], opts?: SendOptions): Promise<void>;
   profilePicture(number: string): Promise<string | null>;

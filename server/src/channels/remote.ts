@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
-import type { ChannelDriver, MediaPayload, ReadReceipt, SendOptions, Sent } from "./driver.js";
+import type { ChannelDriver, MediaPayload, ReadReceipt, SendOptions, Sent, Share } from "./driver.js";
 
 /** What a process that does not hold a session asks of the process that does. */
 export type RemoteCall = {
@@ -170,6 +170,9 @@ export class RemoteDriver implements ChannelDriver {
   }
   sendMedia(number: string, media: MediaPayload & { caption?: string }, opts?: SendOptions): Promise<Sent> {
     return this.call("sendMedia", number, media, opts);
+  }
+  sendShared(number: string, share: Share, opts?: SendOptions): Promise<Sent> {
+    return this.call("sendShared", number, share, opts);
   }
   deleteForEveryone(number: string, channelId: string, fromMe: boolean, opts?: SendOptions): Promise<void> {
     return this.call("deleteForEveryone", number, channelId, fromMe, opts);

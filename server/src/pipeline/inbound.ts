@@ -186,7 +186,7 @@ async function storeInTransaction(
       const [updated] = await tx
         .update(tickets)
         .set({
-          lastMessage: summary(msg),
+          lastMessage: summary({ ...msg, fileName: msg.media?.fileName }),
           unreadMessages: msg.fromMe ? ticket.unreadMessages : sql`${tickets.unreadMessages} + 1`,
           updatedAt: new Date(),
         })

@@ -1,5 +1,6 @@
 import { extname } from "node:path";
-import type { InboundMessage, MediaPayload } from "../channels/driver.js";
+import { parseVcard } from "@charla/contracts";
+import type { MediaPayload } from "../channels/driver.js";
 
 const byMime: Record<string, string> = {
   "image/jpeg": ".jpg",
@@ -20,8 +21,15 @@ export function extensionOf(media: MediaPayload): string {
   return /^\.[a-z0-9]{1,8}$/.test(ext) ? ext : "";
 }
 
-/** The ticket's lastMessage: the text, or the file name for media without a caption. */
-export function summary(msg: Pick<InboundMessage, "body" | "media" | "mediaType">): string {
-  const text = msg.body.trim() || msg.media?.fileName || "";
+/**
+ * The ticket's lastMessage: the text, or the file name for media without a caption; a location its
+ * description (else its link) and a contact card its name, not the raw formats of core §2.
+ */
+export function summary(msg: { body: string; mediaType: string; fileName?: string | null }): string {
+  let text = msg.body.trim() || msg.fileName || "";
+  if (msg.mediaType === "locationMessage") {
+    const [, link = "", ...rest] = msg.body.split("|");
+    text = `📍 ${rest.join("|").trim() || link.trim()}`;
+  } else if (msg.mediaType === "vcard") text = `👤 ${parseVcard(msg.body).name}`;
   return text.slice(0, 255);
 }

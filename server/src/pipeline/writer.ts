@@ -261,7 +261,7 @@ function columnsOf(items: InboundItem[]): unknown[] {
     col(({ msg }) => msg.participant?.name ?? null),
     col(({ msg }) => msg.timestamp ?? null),
     col(({ msg }) => !!msg.isGroup),
-    col(({ msg }) => summary(msg)),
+    col(({ msg }) => summary({ ...msg, fileName: msg.media?.fileName })),
     col(({ msg }) => msg.channelKey ?? null),
   ];
 }

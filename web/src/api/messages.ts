@@ -1,4 +1,4 @@
-import { Limits, type MessagesPage, type MessageView } from "@charla/contracts";
+import { type ContactCard, Limits, type MessagesPage, type MessageView, type SharedLocation } from "@charla/contracts";
 import {
   type InfiniteData,
   type QueryClient,
@@ -81,6 +81,9 @@ export type SendMessageInput = {
   quotedMsgId: number | null;
   sign: boolean;
   files: File[];
+  /** A location or a contact card instead of text (sent as JSON, never with files). */
+  location?: SharedLocation;
+  contact?: ContactCard;
 };
 
 /**
@@ -92,13 +95,13 @@ function newClientId(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-function sendMessage({ ticketId, body, quotedMsgId, sign, files }: SendMessageInput): Promise<MessageView[]> {
+function sendMessage({ ticketId, body, quotedMsgId, sign, files, location, contact }: SendMessageInput): Promise<MessageView[]> {
   const path = `/messages/${ticketId}`;
   const clientId = newClientId();
   if (files.length === 0) {
     return api<MessageView[]>(path, {
       method: "POST",
-      body: { body, quotedMsg: quotedMsgId ? { id: quotedMsgId } : null, sign, clientId },
+      body: { body, quotedMsg: quotedMsgId ? { id: quotedMsgId } : null, sign, clientId, location, contact },
     });
   }
   // docs/api-inbox.md: files in `medias`, the text fields beside them; uploads may take a while (core §9).

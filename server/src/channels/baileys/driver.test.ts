@@ -1,6 +1,14 @@
 import { EventEmitter } from "node:events";
 import { readFileSync } from "node:fs";
-import { type AnyMessageContent, type BaileysEventMap, proto, type UserFacingSocketConfig, type WAMessage } from "baileys";
+import {
+  type AnyMessageContent,
+  type BaileysEventMap,
+  generateWAMessageContent,
+  proto,
+  type UserFacingSocketConfig,
+  type WAMessage,
+} from "baileys";
+import { vcardBody } from "@charla/contracts";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import pino from "pino";
@@ -11,6 +19,7 @@ import { openTestDatabase } from "../../test/app.js";
 import { buildCompany, buildWhatsapp } from "../../test/factories.js";
 import type { ChannelEvents, ConnectionStatus, InboundMessage } from "../driver.js";
 import { useDbAuthState } from "./auth-state.js";
+import { locationBody } from "./map-message.js";
 import {
   BaileysDriver,
   type BaileysDriverOptions,
@@ -872,6 +881,36 @@ describe("#baileys driver outbound", () => {
       { document: data, mimetype: "application/pdf", fileName: "factura.pdf", caption: "su factura" },
       {},
     );
+    await t.driver.disconnect();
+  });
+
+  it("should send a location as a pin and a contact card as a card, each the way the phone reads it back", async () => {
+    const t = await connected({ loadQuoted: async () => ({ fromMe: false, body: "¿Me pasas el contacto?" }) });
+    const send = t.current().sendMessage;
+    const location = { latitude: 19.4326, longitude: -99.1332, description: "Sucursal Centro\nAv. Juárez 10\nPiso 2" };
+    await t.driver.sendShared(CONTACT, { kind: "location", location }, { messageId: "3EB0PIN" });
+    const pin = send.mock.lastCall?.[1] as AnyMessageContent;
+    expect(pin).toEqual({
+      location: {
+        degreesLatitude: 19.4326,
+        degreesLongitude: -99.1332,
+        name: "Sucursal Centro",
+        address: "Av. Juárez 10 Piso 2",
+      },
+    });
+    expect(send.mock.lastCall?.[2]).toMatchObject({ messageId: "3EB0PIN" });
+    // Baileys' own encoding of it, read back as an inbound location would be
+    const encoded = await generateWAMessageContent(pin, { upload: vi.fn() } as never);
+    expect(locationBody(encoded.locationMessage ?? {})).toBe(
+      "|https://maps.google.com/maps?q=19.4326%2C-99.1332&z=17|Sucursal Centro\nAv. Juárez 10 Piso 2",
+    );
+    const vcard = vcardBody({ name: "Ana López", number: "+52 55 1111 2222" });
+    await t.driver.sendShared(CONTACT, { kind: "contact", name: "Ana López", vcard }, { quotedChannelId: "ASKED" });
+    const card = send.mock.lastCall?.[1] as AnyMessageContent;
+    expect(card).toEqual({ contacts: { displayName: "Ana López", contacts: [{ displayName: "Ana López", vcard }] } });
+    expect(send.mock.lastCall?.[2]).toMatchObject({ quoted: { key: expect.objectContaining({ id: "ASKED" }) } });
+    const encodedCard = await generateWAMessageContent(card, { upload: vi.fn() } as never);
+    expect(encodedCard.contactMessage).toMatchObject({ displayName: "Ana López", vcard });
     await t.driver.disconnect();
   });
 

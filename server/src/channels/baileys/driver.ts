@@ -34,6 +34,7 @@ import {
   registerDriver,
   type SendOptions,
   type Sent,
+  type Share,
   type StatusExtra,
 } from "../driver.js";
 import { memoryCache } from "../../lib/memory-cache.js";
@@ -750,6 +751,28 @@ export class BaileysDriver implements ChannelDriver {
       await this.send(jid, { text: caption }, {}).catch((err) => this.log.warn({ err, ...this.ref }, "audio caption not sent"));
     }
     return sent;
+  }
+
+  /** A pin (with its description as name and address lines) or a contact card; a quote goes with either. */
+  async sendShared(number: string, share: Share, opts?: SendOptions): Promise<Sent> {
+    this.live();
+    const jid = this.jidOf(number, opts);
+    const { options } = await this.quoteFor(jid, opts);
+    let content: AnyMessageContent;
+    if (share.kind === "location") {
+      const { latitude, longitude, description } = share.location;
+      // phones show the first line as the place's name and the rest as its address
+      const [name, ...address] = (description ?? "").split("\n");
+      content = {
+        location: {
+          degreesLatitude: latitude,
+          degreesLongitude: longitude,
+          ...(name?.trim() ? { name: name.trim() } : {}),
+          ...(address.join(" ").trim() ? { address: address.join(" ").trim() } : {}),
+        },
+      };
+    } else content = { contacts: { displayName: share.name, contacts: [{ displayName: share.name, vcard: share.vcard }] } };
+    return this.send(jid, content, withId(options, opts));
   }
 
   /**

@@ -1,5 +1,14 @@
 import type { Services } from "../../context.js";
-import type { ChannelDriver, DriverContext, DriverFactory, MediaPayload, ReadReceipt, SendOptions, Sent } from "../driver.js";
+import type {
+  ChannelDriver,
+  DriverContext,
+  DriverFactory,
+  MediaPayload,
+  ReadReceipt,
+  SendOptions,
+  Sent,
+  Share,
+} from "../driver.js";
 
 type Load = (ctx: DriverContext) => Promise<ChannelDriver>;
 
@@ -36,6 +45,8 @@ class LazyDriver implements ChannelDriver {
     (await this.driver).sendText(number, body, opts);
   sendMedia = async (number: string, media: MediaPayload & { caption?: string }, opts?: SendOptions): Promise<Sent> =>
     (await this.driver).sendMedia(number, media, opts);
+  sendShared = async (number: string, share: Share, opts?: SendOptions): Promise<Sent> =>
+    (await this.driver).sendShared(number, share, opts);
   deleteForEveryone = async (number: string, channelId: string, fromMe: boolean, opts?: SendOptions) =>
     (await this.driver).deleteForEveryone(number, channelId, fromMe, opts);
   markRead = async (number: string, receipts: ReadReceipt[], opts?: SendOptions) =>

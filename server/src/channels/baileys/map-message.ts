@@ -11,7 +11,7 @@ import {
   type WAMessageKey,
   type WAMessageUpdate,
 } from "baileys";
-import { Ack, type AckError, storableText } from "@charla/contracts";
+import { Ack, type AckError, locationBody as sharedLocationBody, storableText } from "@charla/contracts";
 import type { InboundMessage, MediaPayload, MediaType } from "../driver.js";
 import type { LidStore } from "./lid-store.js";
 
@@ -104,9 +104,8 @@ export function locationBody(loc: {
   jpegThumbnail?: Uint8Array | null;
 }): string {
   const image = loc.jpegThumbnail?.length ? `data:image/jpeg;base64,${Buffer.from(loc.jpegThumbnail).toString("base64")}` : "";
-  const link = `https://maps.google.com/maps?q=${loc.degreesLatitude ?? 0}%2C${loc.degreesLongitude ?? 0}&z=17`;
   const description = [loc.name, loc.address, loc.comment, loc.caption].filter((s) => s?.trim()).join("\n");
-  return `${image}|${link}|${description}`;
+  return sharedLocationBody({ latitude: loc.degreesLatitude ?? 0, longitude: loc.degreesLongitude ?? 0, description }, image);
 }
 
 /** A vCard for a contact message; the phone's own text when it sent one. */

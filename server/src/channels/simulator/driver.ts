@@ -52,6 +52,10 @@ export class SimulatorDriver implements ChannelDriver {
     return this.sent();
   }
 
+  async sendShared(): Promise<Sent> {
+    return this.sent();
+  }
+
   /** The customer read these messages of Charla's: their read receipts (blue ticks). */
   async readReceipt(channelIds: string[]): Promise<void> {
     this.assertConnected();

@@ -21,7 +21,7 @@ import { visibleTicket } from "../tickets/queries.js";
 import { isStaff, loadViewer } from "../tickets/viewer.js";
 import { publishMessageDeletion } from "./broadcast.js";
 import { messagesPage } from "./page.js";
-import { type StoredMedia, driverOfTicket, quotableMessage, sendToTicket } from "./send.js";
+import { type Outgoing, type StoredMedia, driverOfTicket, quotableMessage, sendToTicket } from "./send.js";
 
 const TicketParams = z.object({ ticketId: IdParams.shape.id });
 const PageQuery = MessagesQuery.extend({ peek: z.enum(["true", "false"]).optional() });
@@ -42,7 +42,14 @@ const INLINE_TYPES: Record<string, string> = {
   ".pdf": "application/pdf",
 };
 
-type Draft = { body: string; quotedId: number | null; sign: boolean; clientId?: string; files: StoredMedia[] };
+type Draft = {
+  body: string;
+  quotedId: number | null;
+  sign: boolean;
+  clientId?: string;
+  files: StoredMedia[];
+  share?: Outgoing["share"];
+};
 
 /**
  * JSON `MessageSendForm`, or multipart with `medias` files and the same fields as text. Files are
@@ -56,8 +63,9 @@ async function readDraft(req: FastifyRequest): Promise<Draft> {
       throw new AppError("ERR_VALIDATION", {
         issues: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
       });
-    const { body, quotedMsg, sign, clientId } = parsed.data;
-    return { body, quotedId: quotedMsg?.id ?? null, sign, clientId, files: [] };
+    const { body, quotedMsg, sign, clientId, location, contact } = parsed.data;
+    const share = location ? { location } : contact ? { contact } : undefined;
+    return { body, quotedId: quotedMsg?.id ?? null, sign, clientId, files: [], share };
   }
   const fields: Record<string, string> = {};
   const files: StoredMedia[] = [];
@@ -176,14 +184,25 @@ export async function messagesRoutes(app: FastifyInstance) {
     const ticket = await visibleTicket(q, viewer, { id: ticketId });
     if (ticket.status !== "open" || (ticket.userId !== viewer.id && !isStaff(viewer))) throw new AppError("ERR_TICKET_NOT_OPEN");
     const text = draft.body.trim();
-    if (!text && draft.files.length === 0)
+    if (!text && draft.files.length === 0 && !draft.share)
       throw new AppError("ERR_VALIDATION", { issues: [{ path: "body", message: V.emptyMessage }] });
     // a quote is checked like a read of its ticket: its text goes to the customer inside the reply
     const quoted = draft.quotedId ? await quotableMessage(q, viewer, ticket, draft.quotedId) : null;
     const signed =
       text && draft.sign && can(req.ctx.user, "messages.sign") ? `*${req.ctx.user.name}*\n${draft.body}` : draft.body;
     const sent: MessageView[] = [];
-    if (draft.files.length === 0) {
+    if (draft.share) {
+      // a pin or a card is the whole message: no text, no signature
+      sent.push(
+        await sendToTicket(req.ctx, req.ctx.companyId, ticket, {
+          body: "",
+          share: draft.share,
+          quoted,
+          userId: viewer.id,
+          clientId: draft.clientId,
+        }),
+      );
+    } else if (draft.files.length === 0) {
       sent.push(
         await sendToTicket(req.ctx, req.ctx.companyId, ticket, {
           body: signed,

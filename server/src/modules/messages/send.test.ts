@@ -1,7 +1,7 @@
 import { Ack, Events } from "@charla/contracts";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { ChannelDriver, SendOptions, Sent } from "../../channels/driver.js";
+import type { ChannelDriver, SendOptions, Sent, Share } from "../../channels/driver.js";
 import type { Services } from "../../context.js";
 import { messages, tickets } from "../../db/schema/index.js";
 import { handleInbound } from "../../pipeline/inbound.js";
@@ -30,7 +30,13 @@ afterAll(() => t.close());
 const call = caller(() => t.app);
 const db = () => t.app.charla.db;
 
-type Call = { number: string; body: string; opts?: SendOptions; rowAtSend: typeof messages.$inferSelect | undefined };
+type Call = {
+  number: string;
+  body: string;
+  opts?: SendOptions;
+  rowAtSend: typeof messages.$inferSelect | undefined;
+  share?: Share;
+};
 
 /**
  * A driver that records each send together with what the database held at that moment, and
@@ -38,9 +44,9 @@ type Call = { number: string; body: string; opts?: SendOptions; rowAtSend: typeo
  */
 function fakeDriver(behaviour: (n: number) => "ok" | "throw" = () => "ok") {
   const calls: Call[] = [];
-  const send = async (number: string, body: string, opts?: SendOptions): Promise<Sent> => {
+  const send = async (number: string, body: string, opts?: SendOptions, share?: Share): Promise<Sent> => {
     const [rowAtSend] = opts?.messageId ? await db().select().from(messages).where(eq(messages.channelId, opts.messageId)) : [];
-    calls.push({ number, body, opts, rowAtSend });
+    calls.push({ number, body, opts, rowAtSend, ...(share ? { share } : {}) });
     if (behaviour(calls.length) === "throw") throw Object.assign(new Error("socket closed"), { code: "ERR_SENDING_WAPP_MSG" });
     return {
       channelId: opts?.messageId ?? `own-${calls.length}`,
@@ -52,6 +58,7 @@ function fakeDriver(behaviour: (n: number) => "ok" | "throw" = () => "ok") {
     provider: "fake",
     sendText: (number: string, body: string, opts?: SendOptions) => send(number, body, opts),
     sendMedia: (number: string, media: { caption?: string }, opts?: SendOptions) => send(number, media.caption ?? "", opts),
+    sendShared: (number: string, share: Share, opts?: SendOptions) => send(number, "", opts, share),
   } as unknown as ChannelDriver;
   return { driver, calls };
 }
@@ -314,6 +321,92 @@ describe("#messages send, record first", () => {
     const rows = await rowsOf(w.ticket.id);
     expect(rows).toMatchObject([{ body: "Hola, soy su agente", isAutomatic: true, ack: Ack.failed }]);
     expect(fake.calls).toHaveLength(1);
+  });
+});
+
+describe("#messages send, locations and contact cards", () => {
+  it("records a location in the body format of core §2 and sends it as a pin, quoting what it answers", async () => {
+    const w = await world();
+    const fake = fakeDriver();
+    useDriver(fake.driver);
+    const asked = await buildMessage(t.app, w.ticket, { body: "¿Dónde están?" });
+    const res = await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, {
+      body: "ignored",
+      sign: true,
+      location: { latitude: 19.4326, longitude: -99.1332, description: "Sucursal Centro\nAv. Juárez 10" },
+      quotedMsg: { id: asked.id },
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()[0]).toMatchObject({
+      mediaType: "locationMessage",
+      body: "|https://maps.google.com/maps?q=19.4326%2C-99.1332&z=17|Sucursal Centro\nAv. Juárez 10",
+      quotedMsg: expect.objectContaining({ id: asked.id }),
+    });
+    expect(fake.calls).toHaveLength(1);
+    expect(fake.calls[0].share).toEqual({
+      kind: "location",
+      location: { latitude: 19.4326, longitude: -99.1332, description: "Sucursal Centro\nAv. Juárez 10" },
+    });
+    expect(fake.calls[0].opts?.quotedChannelId).toBe(asked.channelId);
+    expect(fake.calls[0].rowAtSend).toMatchObject({ mediaType: "locationMessage", ack: Ack.queued });
+    const [ticket] = await db().select().from(tickets).where(eq(tickets.id, w.ticket.id));
+    expect(ticket.lastMessage).toBe("📍 Sucursal Centro\nAv. Juárez 10");
+  });
+
+  it("records a contact card as a vCard whose name cannot forge fields, and sends it as a card", async () => {
+    const w = await world();
+    const fake = fakeDriver();
+    useDriver(fake.driver);
+    const res = await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, {
+      contact: { name: "Soporte;\nTEL:+1999 Técnico", number: "+52 (55) 1234-5678" },
+    });
+    expect(res.statusCode).toBe(201);
+    const vcard = res.json()[0].body as string;
+    expect(res.json()[0].mediaType).toBe("vcard");
+    expect(vcard.split("\n")).toEqual([
+      "BEGIN:VCARD",
+      "VERSION:3.0",
+      "N:;Soporte  TEL:+1999 Técnico;;;",
+      "FN:Soporte  TEL:+1999 Técnico",
+      "TEL;type=CELL;waid=525512345678:+525512345678",
+      "END:VCARD",
+    ]);
+    expect(fake.calls[0].share).toEqual({ kind: "contact", name: "Soporte  TEL:+1999 Técnico", vcard });
+    const [ticket] = await db().select().from(tickets).where(eq(tickets.id, w.ticket.id));
+    expect(ticket.lastMessage).toBe("👤 Soporte  TEL:+1999 Técnico");
+  });
+
+  it("sends a failed location again from its recorded row, and refuses bad or double shares without recording", async () => {
+    const w = await world();
+    const fake = fakeDriver((n) => (n === 1 ? "throw" : "ok"));
+    useDriver(fake.driver);
+    const body = { location: { latitude: -23.55, longitude: -46.63 }, clientId: "share-0001" };
+    expectError(await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, body), 400, "ERR_SENDING_WAPP_MSG");
+    expect((await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, body)).statusCode).toBe(201);
+    expect(fake.calls.map((c) => c.share)).toEqual([
+      { kind: "location", location: { latitude: -23.55, longitude: -46.63 } },
+      { kind: "location", location: { latitude: -23.55, longitude: -46.63 } },
+    ]);
+    expect(fake.calls[1].opts?.messageId).toBe(fake.calls[0].opts?.messageId);
+    for (const bad of [
+      { location: { latitude: 91, longitude: 0 } },
+      { location: { latitude: "19", longitude: 0 } },
+      { contact: { name: "", number: "5511" } },
+      { contact: { name: "Ana", number: "javascript:alert(1)" } },
+      { location: { latitude: 1, longitude: 1 }, contact: { name: "Ana", number: "5511112222" } },
+    ])
+      expectError(await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, bad), 400, "ERR_VALIDATION");
+    expect(await rowsOf(w.ticket.id)).toHaveLength(1);
+    expect(fake.calls).toHaveLength(2);
+  });
+
+  it("reaches the simulated phone, which shows the pin and the card", async () => {
+    const w = await world();
+    const res = await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, { contact: { name: "Ana", number: "5511112222" } });
+    expect(res.statusCode).toBe(201);
+    const thread = await call(w.sAdmin, "GET", `/simulator/${w.wa.id}/messages?number=${w.contact.number}`);
+    expect(thread.statusCode).toBe(200);
+    expect(thread.json()).toContainEqual(expect.objectContaining({ side: "agent", mediaType: "vcard" }));
   });
 });
 

@@ -1,11 +1,25 @@
-import { Ack, type ErrorCode, Events, type MediaType, type MessageView, isErrorCode } from "@charla/contracts";
+import {
+  Ack,
+  type ContactCard,
+  type ErrorCode,
+  Events,
+  type MediaType,
+  type MessageView,
+  type SharedLocation,
+  isErrorCode,
+  locationBody,
+  locationOfBody,
+  parseVcard,
+  vcardBody,
+} from "@charla/contracts";
 import { and, eq, ne, sql } from "drizzle-orm";
-import { outgoingMessageId, type Sent } from "../../channels/driver.js";
+import { outgoingMessageId, type Sent, type Share } from "../../channels/driver.js";
 import type { Services } from "../../context.js";
 import { type Scoped, scoped } from "../../db/scoped.js";
 import { contacts, messages, tickets } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
 import { AppError } from "../../lib/app-error.js";
+import { summary } from "../../pipeline/media.js";
 import { type Viewer, canSeeTicket, ticketAudience } from "../../policies/tickets.js";
 import { presentTickets } from "../tickets/presenter.js";
 import { publishMessageUpdate } from "./broadcast.js";
@@ -27,6 +41,8 @@ export type Outgoing = {
   isAutomatic?: boolean;
   /** The sender's idempotency key: a request repeated with it finds its message instead of sending again. */
   clientId?: string;
+  /** A location or contact card instead of text: recorded in its core §2 body format, sent as itself. */
+  share?: { location: SharedLocation } | { contact: ContactCard };
 };
 
 export function mediaTypeOf(mimetype: string): MediaType {
@@ -96,21 +112,23 @@ export async function sendToTicket(s: Services, companyId: number, ticket: Ticke
     isGroup: contact.isGroup,
     messageId: row.channelId ?? undefined,
   };
-  let sent: Awaited<ReturnType<typeof driver.sendText>>;
+  let sent: Sent;
   try {
+    const share = shareOfRow(row);
     // the recorded file (a retry sends the first request's), read only now, one file at a time
-    sent = row.mediaPath
-      ? await driver.sendMedia(
-          contact.number,
-          {
-            data: await s.storage.read(companyId, row.mediaPath),
-            mimetype: out.media?.mimetype ?? "application/octet-stream",
-            fileName: row.mediaName ?? out.media?.fileName ?? "file",
-            caption: row.body || undefined,
-          },
-          opts,
-        )
-      : await driver.sendText(contact.number, row.body, opts);
+    if (share) sent = await driver.sendShared(contact.number, share, opts);
+    else if (row.mediaPath)
+      sent = await driver.sendMedia(
+        contact.number,
+        {
+          data: await s.storage.read(companyId, row.mediaPath),
+          mimetype: out.media?.mimetype ?? "application/octet-stream",
+          fileName: row.mediaName ?? out.media?.fileName ?? "file",
+          caption: row.body || undefined,
+        },
+        opts,
+      );
+    else sent = await driver.sendText(contact.number, row.body, opts);
   } catch (err) {
     const error = driverError(err, "ERR_SENDING_WAPP_MSG");
     await markFailed(s, companyId, ticket, row, error.code).catch((e) =>
@@ -119,6 +137,21 @@ export async function sendToTicket(s: Services, companyId: number, ticket: Ticke
     throw error;
   }
   return completeOutgoing(s, companyId, ticket, row, sent);
+}
+
+/** What a recorded location or contact card row sends (its body is all there is to it, so retries need nothing else). */
+function shareOfRow(row: MessageRow): Share | null {
+  if (row.mediaType === "vcard") return { kind: "contact", name: parseVcard(row.body).name, vcard: row.body };
+  if (row.mediaType !== "locationMessage") return null;
+  const location = locationOfBody(row.body);
+  if (!location) throw new AppError("ERR_SENDING_WAPP_MSG");
+  return { kind: "location", location };
+}
+
+function recordedForm(out: Outgoing): { body: string; mediaType: MediaType } {
+  if (out.share && "location" in out.share) return { body: locationBody(out.share.location), mediaType: "locationMessage" };
+  if (out.share) return { body: vcardBody(out.share.contact), mediaType: "vcard" };
+  return { body: out.body, mediaType: out.media ? mediaTypeOf(out.media.mimetype) : "chat" };
 }
 
 /** The contact's number and the running driver of the ticket's connection, checked before anything is recorded. */
@@ -157,11 +190,10 @@ async function recordOutgoing(s: Services, companyId: number, ticket: TicketRow,
         contactId: ticket.contactId,
         whatsappId: ticket.whatsappId,
         channelId: outgoingMessageId(),
-        body: out.body,
+        ...recordedForm(out),
         fromMe: true,
         read: true,
         ack: Ack.queued,
-        mediaType: out.media ? mediaTypeOf(out.media.mimetype) : "chat",
         mediaPath,
         mediaName: out.media?.fileName ?? null,
         quotedMsgId: out.quoted?.id ?? null,
@@ -230,7 +262,7 @@ async function completeOutgoing(
   sent: Sent,
 ): Promise<MessageView> {
   const early = s.sessions.takeEarlyAck(ticket.whatsappId, sent.channelId) ?? Ack.queued;
-  const lastMessage = (row.body.trim() || row.mediaName || "").slice(0, 255);
+  const lastMessage = summary({ body: row.body, mediaType: row.mediaType, fileName: row.mediaName });
   const view = await withTransaction(s.db, async (tx, afterCommit) => {
     const t = scoped(tx, companyId);
     const ack = sql`case when ${messages.ack} = ${Ack.failed} then ${Ack.failed} else greatest(${messages.ack}, ${Ack.pending}, ${early}) end`;

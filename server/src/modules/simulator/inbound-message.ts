@@ -1,4 +1,4 @@
-import { normalizeNumber, type SimulatorInboundForm } from "@charla/contracts";
+import { locationBody, normalizeNumber, type SimulatorInboundForm, vcardBody } from "@charla/contracts";
 import type { z } from "zod";
 import type { InboundMessage, MediaType } from "../../channels/driver.js";
 
@@ -12,25 +12,9 @@ function mediaTypeOf(mimetype: string): MediaType {
 /** The simulator form as a driver event, shaped like what a real phone delivers. */
 export function toInbound(input: Input): Omit<InboundMessage, "channelId" | "fromMe"> & { channelId?: string } {
   const base = { number: normalizeNumber(input.number), name: input.name, channelId: input.id, quotedChannelId: input.quotedId };
-  if (input.location) {
-    const { latitude, longitude, description } = input.location;
-    // core §2: location bodies are "image|link|description"; the simulator has no map thumbnail
-    const body = `|https://maps.google.com/maps?q=${latitude},${longitude}&z=17|${description ?? ""}`;
-    return { ...base, body, mediaType: "locationMessage" };
-  }
-  if (input.vcard) {
-    const digits = normalizeNumber(input.vcard.number);
-    const name = input.vcard.name.replace(/[\r\n;]/g, " ");
-    const body = [
-      "BEGIN:VCARD",
-      "VERSION:3.0",
-      `N:;${name};;;`,
-      `FN:${name}`,
-      `TEL;type=CELL;waid=${digits}:+${digits}`,
-      "END:VCARD",
-    ].join("\n");
-    return { ...base, body, mediaType: "vcard" };
-  }
+  // core §2 formats; the simulator has no map thumbnail
+  if (input.location) return { ...base, body: locationBody(input.location), mediaType: "locationMessage" };
+  if (input.vcard) return { ...base, body: vcardBody(input.vcard), mediaType: "vcard" };
   if (input.mediaBase64) {
     const mimetype = input.mimetype || "application/octet-stream";
     const data = Buffer.from(input.mediaBase64, "base64");

@@ -68,7 +68,7 @@ describe("#simulator", () => {
     const row = async (id: number) => (await t.app.charla.db.select().from(messages).where(eq(messages.id, id)))[0];
     expect(await row(loc.messageId)).toMatchObject({
       mediaType: "locationMessage",
-      body: "|https://maps.google.com/maps?q=19.43,-99.13&z=17|Zócalo",
+      body: "|https://maps.google.com/maps?q=19.43%2C-99.13&z=17|Zócalo",
     });
     const vcard = await row(card.messageId);
     expect(vcard.mediaType).toBe("vcard");

@@ -20,7 +20,8 @@ import { useMediaUrl } from "../../api/simulator";
 import { formatDateTime } from "../../i18n/dates";
 import { formatPhoneNumber } from "../../lib/phone";
 import { MessageText } from "../tickets/chat/MessageText";
-import { mapsUrl, parseLocationBody, parseVcardBody } from "./simulator-form";
+import { mapsLink } from "@charla/contracts";
+import { parseLocation, parseVcard } from "../../components/share/share-bodies";
 import type { SentItem } from "./simulator-storage";
 
 /** WhatsApp's read-receipt blue. */
@@ -284,11 +285,11 @@ function ThreadContent({ item }: { item: SimulatorThreadItem }) {
     );
   }
   if (item.mediaType === "locationMessage") {
-    const location = parseLocationBody(item.body);
+    const location = parseLocation(item.body);
     return <LocationCard description={location.description} link={location.link} />;
   }
   if (item.mediaType === "vcard") {
-    const card = parseVcardBody(item.body);
+    const card = parseVcard(item.body);
     return <VcardCard name={card.name} number={card.number} />;
   }
   return <Text>{item.body}</Text>;
@@ -339,7 +340,7 @@ export function SentBubble({ item }: { item: SentItem }) {
     content = (
       <LocationCard
         description={description ?? ""}
-        link={mapsUrl(latitude, longitude)}
+        link={mapsLink(latitude, longitude)}
         coordinates={`${latitude}, ${longitude}`}
       />
     );

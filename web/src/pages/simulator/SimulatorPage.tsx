@@ -1,4 +1,4 @@
-import { Ack, Events, Limits, normalizeNumber, SimulatorInboundForm } from "@charla/contracts";
+import { Ack, Events, Limits, normalizeNumber, type SharedLocation, SimulatorInboundForm } from "@charla/contracts";
 import { zodResolver } from "@hookform/resolvers/zod";
 import PhoneIcon from "@mui/icons-material/PhoneAndroidOutlined";
 import Alert from "@mui/material/Alert";
@@ -21,26 +21,25 @@ import {
 } from "../../api/simulator";
 import { useAuth } from "../../auth/context";
 import { PageContainer } from "../../components/PageContainer";
+import { ContactCardDialog } from "../../components/share/ContactCardDialog";
+import { LocationDialog } from "../../components/share/LocationDialog";
 import { useDebouncedValue } from "../../hooks/use-debounced-value";
 import { usePageVisible } from "../../hooks/use-page-visible";
 import { formatPhoneNumber } from "../../lib/phone";
 import { useSocketEvent } from "../../realtime/context";
 import { Composer } from "./Composer";
 import { CustomerPanel } from "./CustomerPanel";
-import { LocationDialog } from "./LocationDialog";
 import { PhoneThread, type ThreadItem } from "./PhoneThread";
 import {
   type CustomerMessageOutput,
   CustomerMessageSchema,
   type CustomerMessageValues,
   emptyCustomerMessage,
-  type SharedLocation,
   MAX_FILE_BYTES,
   mediaTypeOfMime,
   readBase64,
 } from "./simulator-form";
 import { forgetCustomer, readRecent, rememberCustomer, type SentItem, threadKey } from "./simulator-storage";
-import { VcardDialog } from "./VcardDialog";
 
 const numberField = SimulatorInboundForm.shape.number;
 
@@ -282,8 +281,13 @@ export default function SimulatorPage() {
           />
         </Box>
       </Box>
-      <LocationDialog open={dialog === "location"} onClose={() => setDialog(null)} onSend={sendLocation} />
-      <VcardDialog open={dialog === "vcard"} onClose={() => setDialog(null)} onSend={sendVcard} />
+      <LocationDialog
+        open={dialog === "location"}
+        onClose={() => setDialog(null)}
+        onSend={sendLocation}
+        testId="simulator-location"
+      />
+      <ContactCardDialog open={dialog === "vcard"} onClose={() => setDialog(null)} onSend={sendVcard} testId="simulator-vcard" />
     </PageContainer>
   );
 }

@@ -11,7 +11,7 @@ import { useTranslation } from "react-i18next";
 import { formatPhoneNumber } from "../../../lib/phone";
 import { AudioMedia, DocumentMedia, ImageMedia, VideoMedia } from "./MessageMedia";
 import { MessageText } from "./MessageText";
-import { parseLocation, parseVcard } from "./message-parts";
+import { parseLocation, parseVcard } from "../../../components/share/share-bodies";
 
 type Props = { message: MessageView; highlight?: string | null; meta: ReactNode };
 

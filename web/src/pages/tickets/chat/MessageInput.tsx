@@ -1,6 +1,5 @@
-import type { MessageView, QuickMessageView, TicketView } from "@charla/contracts";
+import type { ContactCard, MessageView, QuickMessageView, SharedLocation, TicketView } from "@charla/contracts";
 import { Limits } from "@charla/contracts";
-import AttachFileIcon from "@mui/icons-material/AttachFile";
 import SignIcon from "@mui/icons-material/DrawOutlined";
 import MicIcon from "@mui/icons-material/Mic";
 import SendIcon from "@mui/icons-material/Send";
@@ -21,6 +20,7 @@ import { useSendMessage } from "../../../api/messages";
 import { useQuickMessages } from "../../../api/quick-messages";
 import { usePermission } from "../../../auth/permissions";
 import { useBubbleColors } from "./chat-colors";
+import { AttachMenu } from "./AttachMenu";
 import { AttachmentTray, matchQuickReplies, QuickReplyList, ReplyBar } from "./ComposerExtras";
 import { RecorderBar } from "./RecorderBar";
 import { useTypingSignal } from "./use-typing-signal";
@@ -96,6 +96,29 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
     [replyTo, setText, onCancelReply, send, ticket.id, canSign, sign, typing.stop],
   );
 
+  /** A location or a contact card goes at once, as its own message (quoting what is being answered). */
+  const share = useCallback(
+    async (what: SharedLocation | ContactCard): Promise<boolean> => {
+      const quoted = replyTo;
+      try {
+        await send.mutateAsync({
+          ticketId: ticket.id,
+          body: "",
+          quotedMsgId: quoted?.id ?? null,
+          sign: false,
+          files: [],
+          ...("latitude" in what ? { location: what } : { contact: what }),
+        });
+        if (quoted) onCancelReply();
+        return true;
+      } catch (error) {
+        toastError(error);
+        return false;
+      }
+    },
+    [replyTo, send, ticket.id, onCancelReply],
+  );
+
   const voice = useVoiceNote(useCallback((file: File) => submit("", [file]), [submit]));
 
   const addFiles = (list: File[]) => {
@@ -158,13 +181,7 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
         <AttachmentTray files={files} onRemove={(i) => setFiles((current) => current.filter((_, at) => at !== i))} />
       )}
       <Box sx={{ display: "flex", alignItems: "flex-end", gap: { xs: 0.25, sm: 0.75 }, px: { xs: 0.5, sm: 1.5 }, py: 1 }}>
-        {!voice.recording && (
-          <Tooltip title={t("composer.attach")}>
-            <IconButton onClick={() => fileRef.current?.click()} aria-label={t("composer.attach")} sx={{ mb: 0.25 }}>
-              <AttachFileIcon sx={{ transform: "rotate(45deg)" }} />
-            </IconButton>
-          </Tooltip>
-        )}
+        {!voice.recording && <AttachMenu onFiles={() => fileRef.current?.click()} onLocation={share} onContact={share} />}
         <input
           ref={fileRef}
           type="file"

@@ -1,3 +1,5 @@
+import { safeHref } from "../../../lib/safe-href";
+
 /**
  * WhatsApp text formatting (core §2 message text renderer) parsed into a small tree that the screen
  * turns into React elements. Nothing here produces markup: every character the contact typed ends up
@@ -18,17 +20,6 @@ const TRAILING = /[.,;:!?)\]}*_~]+$/;
 const WORD = /[\p{L}\p{N}]/u;
 
 type Range = { start: number; end: number; href: string };
-
-/** Only web addresses become links; anything the URL parser rejects or maps elsewhere stays text. */
-export function safeHref(raw: string): string | null {
-  const candidate = /^www\./i.test(raw) ? `https://${raw}` : raw;
-  try {
-    const url = new URL(candidate);
-    return url.protocol === "http:" || url.protocol === "https:" ? url.href : null;
-  } catch {
-    return null;
-  }
-}
 
 function findLinks(text: string): Range[] {
   const ranges: Range[] = [];

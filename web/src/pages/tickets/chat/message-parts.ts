@@ -1,41 +1,7 @@
 import type { MediaType, MessageView } from "@charla/contracts";
 import dayjs from "../../../lib/dayjs";
 import { formatDate } from "../../../i18n/dates";
-import { safeHref } from "./message-format";
-
-export type LocationParts = { imageUrl: string | null; link: string | null; description: string };
-
-/** Thumbnails are shown only when they are pictures carried inline or served over https. */
-function safeImage(raw: string): string | null {
-  const value = raw.trim();
-  if (/^data:image\/(png|jpe?g|gif|webp);base64,[a-z0-9+/=\s]+$/i.test(value)) return value;
-  return /^https:\/\//i.test(value) ? safeHref(value) : null;
-}
-
-/** core §2: a location body is `imageUrl|link|description`; the description may itself hold pipes. */
-export function parseLocation(body: string): LocationParts {
-  const [image = "", link = "", ...rest] = body.split("|");
-  return { imageUrl: safeImage(image), link: safeHref(link.trim()), description: rest.join("|").trim() };
-}
-
-export type VcardParts = { name: string; number: string };
-
-/** The first name and phone number of a vCard body; the raw text when it is not one. */
-export function parseVcard(body: string): VcardParts {
-  const lines = body.split(/\r?\n/);
-  const field = (prefix: RegExp) => lines.find((line) => prefix.test(line));
-  const fn = field(/^FN[:;]/i)?.replace(/^FN[^:]*:/i, "");
-  const n = field(/^N[:;]/i)
-    ?.replace(/^N[^:]*:/i, "")
-    .split(";")
-    .filter(Boolean)
-    .reverse()
-    .join(" ");
-  const tel = field(/^(item\d+\.)?TEL/i);
-  const waid = tel ? /waid=(\d+)/i.exec(tel)?.[1] : undefined;
-  const number = waid ?? tel?.replace(/^[^:]*:/, "").trim() ?? "";
-  return { name: (fn || n || "").trim(), number };
-}
+import { parseLocation, parseVcard } from "../../../components/share/share-bodies";
 
 /** Day dividers: today, yesterday, the weekday within a week, else the date (core §1 DD/MM/YYYY). */
 export function dayLabel(iso: string, t: (key: string) => string): string {
