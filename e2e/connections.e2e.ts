@@ -20,7 +20,7 @@ withServerAndBrowser(
 
 // by the name cell: every simulator row also carries a "Simulador" chip
 const row = (page: Page, name: string) =>
-  page.getByTestId("connection-row").filter({ has: page.getByTestId("connection-label").getByText(name, { exact: true }) });
+  page.getByTestId("connections-row").filter({ has: page.getByTestId("connection-label").getByText(name, { exact: true }) });
 const statusOf = (page: Page, name: string) => row(page, name).getAttribute("data-status");
 
 async function openConnections(page: Page) {

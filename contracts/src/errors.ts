@@ -286,6 +286,24 @@ const catalogue = {
     en: "This connection is not the simulator.",
   },
   ERR_NO_QUEUE_FOUND: { status: 404, es: "No se encontró el área.", pt: "Fila não encontrada.", en: "Area not found." },
+  ERR_NO_QUEUE_OPTION_FOUND: {
+    status: 404,
+    es: "No se encontró la opción del área.",
+    pt: "Opção da fila não encontrada.",
+    en: "Area option not found.",
+  },
+  ERR_QUEUE_NAME_ALREADY_EXISTS: {
+    status: 409,
+    es: "Ya existe un área con este nombre.",
+    pt: "Já existe uma fila com este nome.",
+    en: "An area with this name already exists.",
+  },
+  ERR_QUEUE_LIMIT_REACHED: {
+    status: 403,
+    es: "Se alcanzó el número de áreas del plan.",
+    pt: "O número de filas do plano foi atingido.",
+    en: "The plan's area limit has been reached.",
+  },
   ERR_INVALID_SETTING_VALUE: {
     status: 400,
     es: "Valor no permitido para esta configuración.",

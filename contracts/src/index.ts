@@ -11,6 +11,7 @@ export * from "./numbers.js";
 export * from "./pcm.js";
 export * from "./permissions.js";
 export * from "./plans.js";
+export * from "./queues.js";
 export * from "./setting-definitions.js";
 export * from "./settings.js";
 export * from "./shares.js";

@@ -43,6 +43,8 @@ const rules = {
   "companies.read-own": { profiles: "all" },
   "plans.manage": { profiles: "all", super: true },
   "queues.list": { profiles: "all" },
+  /** The Areas page (core §2 routes: admin, subadmin): queues, their option trees and hours. */
+  "queues.manage": { profiles: ["admin", "subadmin"] },
   "contacts.use": { profiles: "all" },
   "tickets.use": { profiles: "all" },
   "tickets.delete": { profiles: ["admin"] },

@@ -27,6 +27,7 @@ import { tagsRoutes } from "./modules/tags/routes.js";
 import { ticketsRoutes } from "./modules/tickets/routes.js";
 import { simulatorRoutes } from "./modules/simulator/routes.js";
 import { plansRoutes } from "./modules/plans/routes.js";
+import { queueOptionsRoutes } from "./modules/queues/option-routes.js";
 import { queuesRoutes } from "./modules/queues/routes.js";
 import { settingsRoutes } from "./modules/settings/routes.js";
 import { usersRoutes } from "./modules/users/routes.js";
@@ -125,6 +126,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       await api.register(plansRoutes);
       await api.register(companiesRoutes);
       await api.register(queuesRoutes);
+      await api.register(queueOptionsRoutes);
       await api.register(whatsappsRoutes);
       await api.register(contactsRoutes);
       await api.register(simulatorRoutes);

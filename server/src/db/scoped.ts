@@ -4,6 +4,7 @@ import type { Db, Tx } from "./client.js";
 import {
   contacts,
   messages,
+  queueOptions,
   queues,
   quickMessages,
   settings,
@@ -84,6 +85,7 @@ export function scoped(db: Db | Tx, companyId: number) {
     db,
     users: tenantTable(db, users, companyId),
     queues: tenantTable(db, queues, companyId),
+    queueOptions: tenantTable(db, queueOptions, companyId),
     whatsapps: tenantTable(db, whatsapps, companyId),
     settings: tenantTable(db, settings, companyId),
     contacts: tenantTable(db, contacts, companyId),

@@ -1,5 +1,4 @@
-/** Until companies and queues carry their own zone (Areas issue), the spec's default (core §9). */
-export const DEFAULT_TIME_ZONE = "America/Noronha";
+import { DEFAULT_TIME_ZONE } from "@charla/contracts";
 
 export type TemplateFacts = {
   name?: string;

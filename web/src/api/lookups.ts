@@ -1,14 +1,16 @@
-import type { QueueRef } from "@charla/contracts";
+import type { QueueView } from "@charla/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { api } from "./client";
+import { queueCollection } from "./queues";
 
 /** GET /whatsapp as the foundation API lists it (the connections area will bring the full view). */
 export type WhatsappRef = { id: number; name: string; status: string; isDefault: boolean };
 
+/** The company's areas for pickers: the same cache as the Areas page, kept live by its events. */
 export function useQueues(enabled = true) {
   return useQuery({
-    queryKey: ["queues", "list"],
-    queryFn: ({ signal }) => api<QueueRef[]>("/queue", { signal }),
+    queryKey: queueCollection.keys.list(""),
+    queryFn: ({ signal }) => api<QueueView[]>("/queue", { signal }),
     enabled,
   });
 }

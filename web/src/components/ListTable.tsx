@@ -68,7 +68,7 @@ export function ListTable({ testId, columns, actionsLabel, loading, empty, scrol
 
 type RowActionsProps = {
   prefix: string;
-  onEdit: () => void;
+  onEdit?: () => void;
   onDelete?: () => void;
   /** A page's own buttons of the row, shown before edit (small icon buttons, like these). */
   extra?: ReactNode;
@@ -87,7 +87,7 @@ export function RowActions({ prefix, onEdit, onDelete, extra }: RowActionsProps)
   return (
     <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
       {extra}
-      {button("edit", onEdit, <EditIcon fontSize="small" />)}
+      {onEdit && button("edit", onEdit, <EditIcon fontSize="small" />)}
       {onDelete && button("delete", onDelete, <DeleteIcon fontSize="small" />)}
     </TableCell>
   );

@@ -1,16 +1,17 @@
-import { type CrudAction, Events, SettingDefinitions, type SettingView, type UserView, isSettingKey } from "@charla/contracts";
+import { Events, SettingDefinitions, type SettingView, isSettingKey } from "@charla/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { toast } from "../lib/toast";
 import { useConnectionEvents } from "../api/connections";
-import { type ContactEvent, removeContactFromCache, upsertContactInCache } from "../api/contacts";
+import { contactCollection } from "../api/contacts";
+import { queueCollection } from "../api/queues";
+import { ticketKeys } from "../api/tickets";
 import { putSettingInCache, settingKeys } from "../api/settings";
-import { removeUserFromCache, upsertUserInCache } from "../api/users";
+import { userCollection } from "../api/users";
 import { useAuth } from "../auth/context";
 import { sessionPatchOf } from "../auth/session";
 import { useSocketEvent } from "./context";
 
-type UserEvent = { action: Exclude<CrudAction, "delete">; user: UserView } | { action: "delete"; userId: number };
 type AuthEvent = { action: "update"; user: { id: number } };
 type SettingsEvent = { action: "update"; setting: SettingView };
 
@@ -30,20 +31,18 @@ export function useCompanyEvents(): void {
 
   // connections and their sessions: the page, the pickers and the menu badge read the same list
   useConnectionEvents();
-
-  useSocketEvent<UserEvent>(companyId === null ? null : Events.user(companyId), (event) => {
-    if (event.action === "delete") {
-      removeUserFromCache(queryClient, event.userId);
-      return;
-    }
-    upsertUserInCache(queryClient, event.user);
-    if (event.user.id === meId) updateUser(sessionPatchOf(event.user));
+  // areas: the page and every picker read the same list; tickets show their area's name and colour,
+  // and a deleted area leaves its tickets without one
+  queueCollection.useLiveEvents((event) => {
+    if (event.action !== "create") void queryClient.invalidateQueries({ queryKey: ticketKeys.lists() });
   });
 
-  useSocketEvent<ContactEvent>(companyId === null ? null : Events.contact(companyId), (event) => {
-    if (event.action === "delete") removeContactFromCache(queryClient, event.contactId);
-    else upsertContactInCache(queryClient, event.contact);
+  // users: the page and the modal; one's own changes reach the session too
+  userCollection.useLiveEvents((event) => {
+    if (event.item && event.item.id === meId) updateUser(sessionPatchOf(event.item));
   });
+
+  contactCollection.useLiveEvents();
 
   useSocketEvent<SettingsEvent>(companyId === null ? null : Events.settings(companyId), (event) => {
     if (event.action !== "update") return;

@@ -10,6 +10,7 @@ export const pages = {
   home: loader(() => import("../pages/home/HomePage")),
   contacts: loader(() => import("../pages/contacts/ContactsPage")),
   connections: loader(() => import("../pages/connections/ConnectionsPage")),
+  queues: loader(() => import("../pages/queues/QueuesPage")),
   users: loader(() => import("../pages/users/UsersPage")),
   settings: loader(() => import("../pages/settings/SettingsPage")),
   todolist: loader(() => import("../pages/todolist/TodoListPage")),

@@ -2,6 +2,7 @@ import ChecklistIcon from "@mui/icons-material/Checklist";
 import ContactsIcon from "@mui/icons-material/ContactPhoneOutlined";
 import DashboardIcon from "@mui/icons-material/DashboardOutlined";
 import PeopleIcon from "@mui/icons-material/PeopleAltOutlined";
+import QueuesIcon from "@mui/icons-material/AccountTreeOutlined";
 import SimulatorIcon from "@mui/icons-material/PhoneAndroidOutlined";
 import SettingsIcon from "@mui/icons-material/SettingsOutlined";
 import WhatsAppIcon from "@mui/icons-material/WhatsApp";
@@ -14,6 +15,7 @@ import { pages } from "./pages";
 const HomePage = lazyLoaded(pages.home);
 const ContactsPage = lazyLoaded(pages.contacts);
 const ConnectionsPage = lazyLoaded(pages.connections);
+const QueuesPage = lazyLoaded(pages.queues);
 const UsersPage = lazyLoaded(pages.users);
 const SettingsPage = lazyLoaded(pages.settings);
 const TodoListPage = lazyLoaded(pages.todolist);
@@ -71,6 +73,13 @@ export const appRoutes: AppRoute[] = [
     // core §6: an administration item (subadmin, admin); the icon carries the warning badge (core §2, §9)
     access: { anyOf: ["connections-page:addConnection"] },
     menu: { key: "connections", labelKey: "menu.connections", icon: <ConnectionsMenuIcon /> },
+  },
+  {
+    path: "/queues",
+    element: <QueuesPage />,
+    // core §2 routes: areas are for admin and subadmin
+    access: { anyOf: ["queues.manage"] },
+    menu: { key: "queues", labelKey: "menu.queues", icon: <QueuesIcon /> },
   },
   {
     path: "/users",

@@ -1,4 +1,5 @@
-import { bigint, boolean, date, integer, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { DEFAULT_SCHEDULES, DEFAULT_TIME_ZONE, type ScheduleEntry } from "@charla/contracts";
+import { bigint, boolean, date, integer, jsonb, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { timestamps } from "./timestamps.js";
 import { plans } from "./plans.js";
 
@@ -22,6 +23,9 @@ export const companies = pgTable(
     logoPath: text("logo_path"),
     /** Bytes of the company's stored files (uploads and media), counted against its storage quota. */
     storageBytes: bigint("storage_bytes", { mode: "number" }).notNull().default(0),
+    /** Working hours when the setting scheduleType is "company" (core §2 Settings, Horarios). */
+    schedules: jsonb("schedules").$type<ScheduleEntry[]>().notNull().default(DEFAULT_SCHEDULES),
+    timeZone: text("time_zone").notNull().default(DEFAULT_TIME_ZONE),
     ...timestamps,
   },
   (t) => [uniqueIndex("companies_name_key").on(t.name)],

@@ -1,4 +1,4 @@
-import { CompanyCreateForm, CompanyUpdateForm, IdParams, PageQuery } from "@charla/contracts";
+import { CompanyCreateForm, CompanySchedulesForm, CompanyUpdateForm, IdParams, PageQuery } from "@charla/contracts";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -6,6 +6,7 @@ import { companies } from "../../db/schema/index.js";
 import { AppError } from "../../lib/app-error.js";
 import { isPng } from "../../lib/storage.js";
 import { storeSingleFile } from "../../plugins/upload.js";
+import { readCompanySchedules, updateCompanySchedules } from "./schedules.js";
 import { createCompany, deleteCompany, listCompanies, readCompany, updateCompany } from "./service.js";
 
 export async function companiesRoutes(app: FastifyInstance) {
@@ -30,6 +31,16 @@ export async function companiesRoutes(app: FastifyInstance) {
     await deleteCompany(req.ctx, req.params.id);
     return reply.status(204).send();
   });
+
+  /** Working hours (Settings, Horarios tab): every user reads them, admins of the company (or super) change them. */
+  r.get("/companies/:id/schedules", { schema: { params: IdParams }, config: { permission: "companies.read-own" } }, (req) =>
+    readCompanySchedules(req.ctx, req.params.id),
+  );
+  r.put(
+    "/companies/:id/schedules",
+    { schema: { params: IdParams, body: CompanySchedulesForm }, config: { permission: "settings.write" } },
+    (req) => updateCompanySchedules(req.ctx, req.params.id, req.body),
+  );
 
   r.get(
     "/companies/:id/logo",

@@ -37,6 +37,25 @@ export async function presentUsers(q: Scoped, rows: UserRow[]): Promise<UserView
   );
 }
 
+/** The users who work in a queue: their views list it, so they change when it goes. */
+export async function queueMemberIds(q: Scoped, queueId: number): Promise<number[]> {
+  const rows = await q.db
+    .select({ userId: userQueues.userId })
+    .from(userQueues)
+    .where(q.userQueues.where(eq(userQueues.queueId, queueId)));
+  return rows.map((r) => r.userId);
+}
+
+export async function userViewsByIds(q: Scoped, ids: number[]): Promise<UserView[]> {
+  if (ids.length === 0) return [];
+  const rows = await q.db
+    .select()
+    .from(users)
+    .where(q.users.where(inArray(users.id, ids)))
+    .orderBy(asc(users.id));
+  return presentUsers(q, rows);
+}
+
 export async function findUserView(q: Scoped, id: number): Promise<UserView | null> {
   const row = await q.users.findById(id);
   return row ? (await presentUsers(q, [row]))[0] : null;

@@ -80,7 +80,8 @@ async function emailTaken(tx: Tx, email: string, exceptId?: number) {
   return rows.length > 0;
 }
 
-function emitUser(ctx: RequestCtx, action: "create" | "update", user: UserView) {
+/** `company-{id}-user` for a created or changed user (also for changes made elsewhere, e.g. a deleted queue). */
+export function emitUser(ctx: RequestCtx, action: "create" | "update", user: UserView) {
   ctx.realtime.toCompany(ctx.companyId).emit(Events.user(ctx.companyId), { action, user });
 }
 

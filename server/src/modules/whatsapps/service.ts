@@ -23,6 +23,35 @@ export async function listConnections(q: Scoped): Promise<ConnectionView[]> {
   return presentConnections(q, rows);
 }
 
+/** Connections by id, with their queues, in id order. */
+export async function connectionViews(q: Scoped, ids: number[]): Promise<ConnectionView[]> {
+  if (ids.length === 0) return [];
+  const rows = await q.db
+    .select()
+    .from(whatsapps)
+    .where(q.whatsapps.where(inArray(whatsapps.id, ids)))
+    .orderBy(asc(whatsapps.id));
+  return presentConnections(q, rows);
+}
+
+/**
+ * Before a queue is deleted: connections stop sending new tickets to it (`sendIdQueue` has no key that
+ * would clear it) and its key drops it from their lists. Returns the connections whose view changes.
+ */
+export async function releaseQueue(q: Scoped, queueId: number): Promise<number[]> {
+  const offering = await q.db
+    .select({ id: whatsappQueues.whatsappId })
+    .from(whatsappQueues)
+    .where(and(eq(whatsappQueues.companyId, q.companyId), eq(whatsappQueues.queueId, queueId)));
+  // updatedAt stays: the connections page shows it as the session's last change
+  const sending = await q.db
+    .update(whatsapps)
+    .set({ sendIdQueue: null })
+    .where(q.whatsapps.where(eq(whatsapps.sendIdQueue, queueId)))
+    .returning({ id: whatsapps.id });
+  return [...new Set([...offering, ...sending].map((r) => r.id))];
+}
+
 /** Queues of the caller's company only; a greeting is required when the contact must choose (core §5). */
 async function checkQueues(q: Scoped, input: Input) {
   const ids = [...new Set(input.queueIds)];

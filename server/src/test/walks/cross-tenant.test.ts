@@ -1,3 +1,4 @@
+import { DEFAULT_SCHEDULES } from "@charla/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestApp, getTestApp } from "../app.js";
 import {
@@ -13,7 +14,7 @@ import {
   type Session,
   setUserFlag,
 } from "../factories.js";
-import { ticketNotes } from "../../db/schema/index.js";
+import { queueOptions, ticketNotes } from "../../db/schema/index.js";
 import { fillParams, sampleOf } from "./samples.js";
 
 /**
@@ -43,12 +44,17 @@ beforeAll(async () => {
     .insert(ticketNotes)
     .values({ companyId: a.id, ticketId: ticket.id, contactId: contact.id, note: `Nota ${a.name}` })
     .returning();
+  const [option] = await t.app.charla.db
+    .insert(queueOptions)
+    .values({ companyId: a.id, queueId: queue.id, title: `Opción ${a.name}`, option: "1" })
+    .returning();
   aIds = {
     users: aUser.id,
     "users-company": aUser.id,
     companies: a.id,
     plans: a.planId,
     queue: queue.id,
+    "queue-options": option.id,
     whatsapp: wa.id,
     contacts: contact.id,
     simulator: wa.id,
@@ -60,7 +66,18 @@ beforeAll(async () => {
     "messages:id": message.id,
     "ticket-notes": note.id,
   };
-  markers = [aUser.email, aUser.name, a.name, queue.name, wa.name, a.admin.email, contact.name, contact.number, ticket.uuid];
+  markers = [
+    aUser.email,
+    aUser.name,
+    a.name,
+    queue.name,
+    option.title,
+    wa.name,
+    a.admin.email,
+    contact.name,
+    contact.number,
+    ticket.uuid,
+  ];
 });
 afterAll(() => t.close());
 
@@ -104,5 +121,9 @@ describe("cross-tenant walk", () => {
     expect(settings.json().find((s: { key: string }) => s.key === "userRating").value).toBe("disabled");
     const company = await as(t.app, aSession, { method: "GET", url: `/api/v1/companies/${a.id}` });
     expect(company.json()).toMatchObject({ id: a.id, name: a.name });
+    const options = await as(t.app, aSession, { method: "GET", url: `/api/v1/queue-options?queueId=${aIds.queue}` });
+    expect(options.json()).toMatchObject([{ id: aIds["queue-options"], title: `Opción ${a.name}`, option: "1" }]);
+    const hours = await as(t.app, aSession, { method: "GET", url: `/api/v1/companies/${a.id}/schedules` });
+    expect(hours.json()).toMatchObject({ id: a.id, timeZone: "America/Noronha", schedules: DEFAULT_SCHEDULES });
   }, 120_000);
 });

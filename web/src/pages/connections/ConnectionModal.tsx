@@ -1,98 +1,71 @@
-import Dialog from "@mui/material/Dialog";
-import DialogContent from "@mui/material/DialogContent";
-import DialogTitle from "@mui/material/DialogTitle";
-import useMediaQuery from "@mui/material/useMediaQuery";
-import { useTheme } from "@mui/material/styles";
-import { useEffect, useRef } from "react";
-import { useForm } from "react-hook-form";
+import { ConnectionForm } from "@charla/contracts";
+import { useEffect, useMemo } from "react";
+import type { UseFormReturn } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { FormDialogActions } from "../../components/form/FormDialogActions";
-import { toast } from "../../lib/toast";
-import { type ConnectionPayload, useConnection, useSaveConnection } from "../../api/connections";
-import { toastError } from "../../api/errors";
+import { ApiError } from "../../api/client";
+import { useConnection, useSaveConnection } from "../../api/connections";
+import { errorText, toastError } from "../../api/errors";
 import { useQueues } from "../../api/lookups";
-import { SectionLoader } from "../../components/FullPageLoader";
+import { FormDialog } from "../../components/list-kit/FormDialog";
+import { toast } from "../../lib/toast";
 import { ConnectionFormFields } from "./ConnectionFormFields";
-import { applyServerIssues, type ConnectionFormValues, connectionResolver, formValuesOf } from "./connection-form";
+import { type ConnectionFormValues, formValuesOf } from "./connection-form";
 
 type Props = { open: boolean; connectionId: number | null; onClose: () => void };
 
 /** core §2 Connections page, §5 Connection form: create or edit a connection. */
 export function ConnectionModal({ open, connectionId, onClose }: Props) {
   const { t } = useTranslation("connections");
-  const theme = useTheme();
-  const narrow = useMediaQuery(theme.breakpoints.down("sm"));
   const isNew = connectionId === null;
   const existing = useConnection(connectionId);
   const queues = useQueues(open);
   const save = useSaveConnection();
-
-  const form = useForm<ConnectionFormValues, unknown, ConnectionPayload>({
-    resolver: connectionResolver,
-    defaultValues: formValuesOf(),
-  });
-  const { reset } = form;
-
-  // Filled once from the saved connection; a live update meanwhile does not overwrite what is typed.
-  const filledFor = useRef<number | null>(null);
-  useEffect(() => {
-    if (!existing.data || filledFor.current === existing.data.id) return;
-    filledFor.current = existing.data.id;
-    reset(formValuesOf(existing.data));
-  }, [existing.data, reset]);
+  const defaults = useMemo(() => formValuesOf(), []);
+  const loaded = useMemo(() => (existing.data ? formValuesOf(existing.data) : null), [existing.data]);
 
   useEffect(() => {
     if (existing.isError) toastError(existing.error);
   }, [existing.isError, existing.error]);
 
-  const submit = form.handleSubmit(async (values) => {
+  // The contract's schema validates as the API does and its output (numbers coerced) is what is sent.
+  // ERR_NO_OTHER_WHATSAPP, ERR_CONNECTION_LIMIT_REACHED… read best as the shared error toast (core §8);
+  // a greeting missing with several queues (ERR_WAPP_GREETING_REQUIRED) is also shown on the greeting.
+  const submit = async (values: ConnectionFormValues, form: UseFormReturn<ConnectionFormValues>) => {
     try {
-      await save.mutateAsync({ id: connectionId, values });
-      toast.success(t("toasts.saved"));
-      onClose();
+      await save.mutateAsync({ id: connectionId, values: ConnectionForm.parse(values) });
     } catch (error) {
-      applyServerIssues(error, form.setError);
-      // ERR_NO_OTHER_WHATSAPP, ERR_CONNECTION_LIMIT_REACHED… read best as the shared error toast (core §8)
-      toastError(error);
+      if (error instanceof ApiError && error.code === "ERR_WAPP_GREETING_REQUIRED")
+        form.setError("greetingMessage", { type: "server", message: errorText(error) }, { shouldFocus: true });
+      throw error;
     }
-  });
-
-  const busy = form.formState.isSubmitting;
-  const loading = !isNew && existing.isLoading;
+    toast.success(t("toasts.saved"));
+    onClose();
+  };
 
   return (
-    <Dialog
+    <FormDialog<ConnectionFormValues>
       open={open}
-      onClose={busy ? undefined : onClose}
-      fullWidth
+      onClose={onClose}
+      title={t(isNew ? "modal.titleAdd" : "modal.titleEdit")}
+      testId="connection-modal"
+      submitLabel={t(isNew ? "common:actions.add" : "common:actions.save")}
+      submitTestId="connection-save"
+      cancelTestId="connection-cancel"
+      schema={ConnectionForm}
+      defaultValues={defaults}
+      loaded={loaded}
+      loading={!isNew && existing.isLoading}
+      onSubmit={submit}
       maxWidth="md"
-      fullScreen={narrow}
-      // The paper itself is the form, so the content keeps scrolling between a fixed title and buttons.
-      slotProps={{
-        paper: { component: "form", noValidate: true, onSubmit: submit, "data-testid": "connection-modal" } as object,
-      }}
     >
-      <DialogTitle>{t(isNew ? "modal.titleAdd" : "modal.titleEdit")}</DialogTitle>
-      <DialogContent dividers>
-        {loading ? (
-          <SectionLoader />
-        ) : (
-          <ConnectionFormFields
-            control={form.control}
-            isNew={isNew}
-            defaultLocked={existing.data?.isDefault ?? false}
-            queues={queues.data ?? []}
-          />
-        )}
-      </DialogContent>
-      <FormDialogActions
-        onCancel={onClose}
-        busy={busy}
-        disabled={loading}
-        submitLabel={t(isNew ? "common:actions.add" : "common:actions.save")}
-        cancelTestId="connection-cancel"
-        submitTestId="connection-save"
-      />
-    </Dialog>
+      {(form) => (
+        <ConnectionFormFields
+          control={form.control}
+          isNew={isNew}
+          defaultLocked={existing.data?.isDefault ?? false}
+          queues={queues.data ?? []}
+        />
+      )}
+    </FormDialog>
   );
 }

@@ -1,30 +1,58 @@
 import type { ConnectionView } from "@charla/contracts";
-import AddIcon from "@mui/icons-material/Add";
-import Button from "@mui/material/Button";
-import { useCallback, useEffect, useState } from "react";
+import DefaultIcon from "@mui/icons-material/CheckCircle";
+import Box from "@mui/material/Box";
+import Chip from "@mui/material/Chip";
+import Tooltip from "@mui/material/Tooltip";
+import Typography from "@mui/material/Typography";
+import useMediaQuery from "@mui/material/useMediaQuery";
+import { useTheme } from "@mui/material/styles";
+import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "../../lib/toast";
+import type { ListState } from "../../api/collection";
 import { type SessionAction, useConnections, useDeleteConnection, useSessionAction } from "../../api/connections";
 import { toastError } from "../../api/errors";
 import { usePermission } from "../../auth/permissions";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
-import { PageContainer } from "../../components/PageContainer";
+import { type Column, ListPage } from "../../components/list-kit/ListPage";
+import dayjs from "../../lib/dayjs";
+import { formatPhoneNumber } from "../../lib/phone";
+import { toast } from "../../lib/toast";
 import { ConnectionModal } from "./ConnectionModal";
-import { ConnectionsTable } from "./ConnectionsTable";
+import { ConnectionStatusIcon, StatusReasonText } from "./ConnectionStatusIcon";
 import { QrModal } from "./QrModal";
+import { SessionButtons } from "./SessionButtons";
 
-type Confirming = { kind: "disconnect" | "delete"; connection: ConnectionView };
+/** core §2 Connections page: last update as dd/MM/yy HH:mm. */
+const UPDATED_FORMAT = "DD/MM/YY HH:mm";
+
+const waitingQr = (connection: ConnectionView) => connection.status === "qrcode" || connection.status === "PAIRING";
+
+/** Every connection at once (a company has a handful), kept live by the connection events. */
+function useConnectionRows(): ListState<ConnectionView> {
+  const list = useConnections();
+  return {
+    items: list.data ?? [],
+    hasMore: false,
+    loadMore: () => undefined,
+    loading: list.isLoading,
+    fetching: list.isFetching,
+    isError: list.isError,
+  };
+}
 
 /**
  * core §2 Connections: table with status and session buttons (§4), connection modal (§5), QR modal,
  * confirmed disconnect and delete (§8). Status, QR and retries follow the session events live.
+ * Connection names are company data: rendered only as React text.
  */
 export default function ConnectionsPage() {
   const { t } = useTranslation("connections");
   const canAdd = usePermission("connections-page:addConnection");
   const canUseSession = usePermission("connections-page:actionButtons");
   const canEdit = usePermission("connections-page:editOrDeleteConnection");
-  const list = useConnections();
+  // Under 600 px the status icon, the default flag and the session buttons join the name; the last update goes.
+  const narrow = useMediaQuery(useTheme().breakpoints.down("sm"));
+  const connections = useConnections();
   const remove = useDeleteConnection();
   const session = useSessionAction();
   const [busyIds, setBusyIds] = useState<ReadonlySet<number>>(new Set());
@@ -32,18 +60,9 @@ export default function ConnectionsPage() {
   // Targets outlive their dialogs' closing animation so titles do not flicker empty.
   const [qrFor, setQrFor] = useState<number | null>(null);
   const [qrOpen, setQrOpen] = useState(false);
-  const [confirming, setConfirming] = useState<Confirming | null>(null);
-  const [confirmOpen, setConfirmOpen] = useState(false);
-
-  const connections = list.data ?? [];
-  const qrConnection = qrFor === null ? null : (connections.find((c) => c.id === qrFor) ?? null);
-
-  // core §8: a list that cannot load says so with one fixed text, whatever the cause.
-  useEffect(() => {
-    if (!list.isError) return;
-    const text = t("common:feedback.loadList");
-    toast.error(text, { toastId: text });
-  }, [list.isError, t]);
+  const [disconnecting, setDisconnecting] = useState<ConnectionView | null>(null);
+  const [disconnectOpen, setDisconnectOpen] = useState(false);
+  const qrConnection = qrFor === null ? null : (connections.data?.find((c) => c.id === qrFor) ?? null);
 
   const runSession = async (connection: ConnectionView, action: SessionAction) => {
     setBusyIds((ids) => new Set(ids).add(connection.id));
@@ -66,79 +85,147 @@ export default function ConnectionsPage() {
     }
   };
 
-  const ask = (kind: Confirming["kind"], connection: ConnectionView) => {
-    setConfirming({ kind, connection });
-    setConfirmOpen(true);
-  };
-
-  const confirm = async () => {
-    if (!confirming) return;
-    const { kind, connection } = confirming;
-    if (kind === "disconnect") {
-      // the row's button shows the call under way
-      setConfirmOpen(false);
-      await runSession(connection, "disconnect");
-      return;
-    }
-    try {
-      await remove.mutateAsync(connection.id);
-      toast.success(t("toasts.deleted"));
-    } catch (error) {
-      toastError(error, t("common:feedback.operationFailed"));
-    }
-    setConfirmOpen(false);
-  };
-
   const closeQr = useCallback(() => setQrOpen(false), []);
   const openQr = (connection: ConnectionView) => {
     setQrFor(connection.id);
     setQrOpen(true);
   };
 
-  const name = confirming?.connection.name ?? "";
-  return (
-    <PageContainer
-      title={t("title")}
-      fill
-      actions={
-        canAdd && (
-          <Button
-            variant="contained"
-            startIcon={<AddIcon />}
-            onClick={() => setEditing({ id: null })}
-            sx={{ flex: { xs: 1, sm: "none" }, height: 40, whiteSpace: "nowrap" }}
-            data-testid="connections-add"
-          >
-            {t("add")}
-          </Button>
-        )
-      }
-    >
-      <ConnectionsTable
-        connections={connections}
-        loading={list.isLoading}
-        canUseSession={canUseSession}
-        canEdit={canEdit}
-        busyIds={busyIds}
-        onQr={openQr}
-        onRetry={(connection) => void runSession(connection, "retry")}
-        onNewQr={(connection) => void runSession(connection, "newQr")}
-        onDisconnect={(connection) => ask("disconnect", connection)}
-        onEdit={(connection) => setEditing({ id: connection.id })}
-        onDelete={(connection) => ask("delete", connection)}
+  const sessionButtons = (connection: ConnectionView) =>
+    canUseSession && (
+      <SessionButtons
+        connection={connection}
+        busy={busyIds.has(connection.id)}
+        onQr={() => openQr(connection)}
+        onRetry={() => void runSession(connection, "retry")}
+        onNewQr={() => void runSession(connection, "newQr")}
+        onDisconnect={() => {
+          setDisconnecting(connection);
+          setDisconnectOpen(true);
+        }}
       />
+    );
+  const defaultFlag = (connection: ConnectionView) =>
+    connection.isDefault && (
+      <Tooltip title={t("defaultFlag")}>
+        <DefaultIcon
+          color="success"
+          fontSize="small"
+          aria-label={t("defaultFlag")}
+          data-testid="connection-is-default"
+          sx={{ verticalAlign: "middle", display: "block" }}
+        />
+      </Tooltip>
+    );
+
+  const nameCell = (connection: ConnectionView) => {
+    const number = formatPhoneNumber(connection.number);
+    const buttons = narrow && sessionButtons(connection);
+    return (
+      <Box sx={{ display: "flex", alignItems: narrow ? "flex-start" : "center", gap: 1, minWidth: 120 }}>
+        {narrow && <ConnectionStatusIcon status={connection.status} reason={connection.statusReason} />}
+        <Box sx={{ minWidth: 0, flex: 1 }}>
+          <Box sx={{ display: "flex", alignItems: "center", flexWrap: "wrap", columnGap: 1, rowGap: 0.5 }}>
+            <Typography variant="body2" sx={{ fontWeight: 500, wordBreak: "break-word" }} data-testid="connection-label">
+              {connection.name}
+            </Typography>
+            {connection.provider === "simulator" && (
+              <Chip
+                label={t("simulator")}
+                size="small"
+                color="info"
+                variant="outlined"
+                sx={{ height: 20, fontSize: 11 }}
+                data-testid="connection-simulator-chip"
+              />
+            )}
+            {narrow && defaultFlag(connection)}
+          </Box>
+          {number && (
+            <Typography variant="caption" component="div" sx={{ color: "text.secondary", whiteSpace: "nowrap" }}>
+              {number}
+            </Typography>
+          )}
+          {narrow && <StatusReasonText reason={connection.statusReason} />}
+          {buttons && <Box sx={{ mt: 1 }}>{buttons}</Box>}
+        </Box>
+      </Box>
+    );
+  };
+
+  const columns: Column<ConnectionView>[] = [
+    { label: t("columns.name"), cell: nameCell },
+    ...(narrow
+      ? []
+      : [
+          {
+            label: t("columns.status"),
+            cell: (connection: ConnectionView) => (
+              <Box sx={{ display: "flex", alignItems: "center", gap: 1 }}>
+                <ConnectionStatusIcon status={connection.status} reason={connection.statusReason} />
+                <StatusReasonText reason={connection.statusReason} />
+              </Box>
+            ),
+          },
+          ...(canUseSession ? [{ label: t("columns.session"), cell: sessionButtons }] : []),
+          {
+            label: t("columns.updatedAt"),
+            cell: (connection: ConnectionView) => (
+              <Box sx={{ whiteSpace: "nowrap" }} data-testid="connection-updated">
+                {dayjs(connection.updatedAt).format(UPDATED_FORMAT)}
+              </Box>
+            ),
+          },
+          { label: t("columns.default"), cell: defaultFlag },
+        ]),
+  ];
+
+  return (
+    <ListPage<ConnectionView>
+      title={t("title")}
+      testId="connections"
+      useRows={useConnectionRows}
+      addLabel={t("add")}
+      onAdd={canAdd ? () => setEditing({ id: null }) : undefined}
+      actionsLabel={t("columns.actions")}
+      empty={() => t("empty")}
+      rowTestId="connection"
+      rowData={(connection) => ({
+        "data-connection-id": connection.id,
+        "data-status": connection.status,
+        "data-default": connection.isDefault,
+      })}
+      // core §2: a connection waiting for its QR to be read opens the QR modal from anywhere on its row
+      onRowClick={(connection) => waitingQr(connection) && openQr(connection)}
+      rowClickable={waitingQr}
+      onEdit={canEdit ? (connection) => setEditing({ id: connection.id }) : undefined}
+      remove={
+        canEdit
+          ? {
+              title: (connection) => t("confirmDelete.title", { name: connection.name }),
+              message: t("confirmDelete.message"),
+              run: (connection) => remove.mutateAsync(connection.id),
+              done: t("toasts.deleted"),
+            }
+          : undefined
+      }
+      columns={columns}
+    >
       {editing && <ConnectionModal open connectionId={editing.id} onClose={() => setEditing(null)} />}
       <QrModal open={qrOpen} connection={qrConnection} onClose={closeQr} />
       <ConfirmDialog
-        open={confirmOpen}
-        title={t(confirming?.kind === "disconnect" ? "confirmDisconnect.title" : "confirmDelete.title", { name })}
-        confirmLabel={t(confirming?.kind === "disconnect" ? "confirmDisconnect.confirm" : "common:actions.delete")}
-        busy={remove.isPending}
-        onConfirm={() => void confirm()}
-        onClose={() => setConfirmOpen(false)}
+        open={disconnectOpen}
+        title={t("confirmDisconnect.title", { name: disconnecting?.name ?? "" })}
+        confirmLabel={t("confirmDisconnect.confirm")}
+        onConfirm={() => {
+          // the row's button shows the call under way
+          setDisconnectOpen(false);
+          if (disconnecting) void runSession(disconnecting, "disconnect");
+        }}
+        onClose={() => setDisconnectOpen(false)}
       >
-        {t(confirming?.kind === "disconnect" ? "confirmDisconnect.message" : "confirmDelete.message")}
+        {t("confirmDisconnect.message")}
       </ConfirmDialog>
-    </PageContainer>
+    </ListPage>
   );
 }

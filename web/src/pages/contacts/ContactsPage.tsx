@@ -1,81 +1,53 @@
-import { type ContactView, Limits } from "@charla/contracts";
-import AddIcon from "@mui/icons-material/Add";
+import type { ContactView } from "@charla/contracts";
 import ImportIcon from "@mui/icons-material/ImportContactsOutlined";
 import DownloadIcon from "@mui/icons-material/FileDownloadOutlined";
-import SearchIcon from "@mui/icons-material/Search";
+import WhatsAppIcon from "@mui/icons-material/WhatsApp";
+import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import CircularProgress from "@mui/material/CircularProgress";
-import InputAdornment from "@mui/material/InputAdornment";
-import TextField from "@mui/material/TextField";
+import IconButton from "@mui/material/IconButton";
 import Tooltip from "@mui/material/Tooltip";
+import Typography from "@mui/material/Typography";
 import useMediaQuery from "@mui/material/useMediaQuery";
 import { useTheme } from "@mui/material/styles";
-import { useEffect, useMemo, useState } from "react";
+import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
-import { toast } from "../../lib/toast";
-import { useContactsList, useDeleteContact, useExportContacts, useImportContacts } from "../../api/contacts";
+import { contactCollection, useExportContacts, useImportContacts } from "../../api/contacts";
 import { toastError } from "../../api/errors";
 import { usePermission } from "../../auth/permissions";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
-import { PageContainer } from "../../components/PageContainer";
-import { useDebouncedValue } from "../../hooks/use-debounced-value";
-import { useInfiniteScroll } from "../../hooks/use-infinite-scroll";
+import { narrowOnly } from "../../components/ListTable";
+import { ListPage } from "../../components/list-kit/ListPage";
+import { formatPhoneNumber } from "../../lib/phone";
+import { toast } from "../../lib/toast";
 import { NewTicketModal } from "../tickets/NewTicketModal";
+import { ContactAvatar } from "./ContactAvatar";
 import { ContactModal } from "./ContactModal";
-import { ContactsTable } from "./ContactsTable";
+
+const numberOf = (contact: ContactView) => (contact.isGroup ? contact.number : formatPhoneNumber(contact.number));
 
 /**
- * core §2 Contacts: search (500 ms), infinite scroll, contact modal, confirmed import from the phone,
- * CSV export, confirmed delete, and a conversation started from a contact's row.
+ * core §2 Contacts: search, infinite scroll, contact modal, confirmed import from the phone, CSV export,
+ * confirmed delete, and a conversation started from a contact's row. Names, numbers and emails are
+ * customer data: rendered only as React text.
  */
 export default function ContactsPage() {
   const { t } = useTranslation("contacts");
   const canDelete = usePermission("contacts-page:deleteContact");
-  const [search, setSearch] = useState("");
-  const debouncedSearch = useDebouncedValue(search.trim(), Limits.debounceMs);
-  const list = useContactsList(debouncedSearch);
-  const remove = useDeleteContact();
+  const remove = contactCollection.useDelete();
   const exporter = useExportContacts();
   const importer = useImportContacts();
   const navigate = useNavigate();
   const [editing, setEditing] = useState<{ id: number | null } | null>(null);
-  // The target outlives the dialog's closing animation so its title does not flicker empty.
-  const [deleting, setDeleting] = useState<ContactView | null>(null);
-  const [confirmOpen, setConfirmOpen] = useState(false);
   const [importOpen, setImportOpen] = useState(false);
-  // Like `deleting`, the contact stays while the new-ticket modal closes.
+  // The contact stays while the new-ticket modal closes.
   const [ticketFor, setTicketFor] = useState<ContactView | null>(null);
   const [ticketOpen, setTicketOpen] = useState(false);
-  const theme = useTheme();
   // Under 600 px the import and export buttons keep only their icons so all three fit on one line.
-  const narrow = useMediaQuery(theme.breakpoints.down("sm"));
+  const narrow = useMediaQuery(useTheme().breakpoints.down("sm"));
   const busyIcon = <CircularProgress size={20} color="inherit" />;
-  const exportIcon = exporter.isPending ? busyIcon : <DownloadIcon />;
-  const importIcon = importer.isPending ? busyIcon : <ImportIcon />;
   const iconOnly = narrow && { minWidth: 0, px: 1.25 };
-
-  // Pages are offsets: a contact added live shifts them, so a later page may repeat one already shown.
-  const contacts = useMemo(() => {
-    const seen = new Set<number>();
-    return (list.data?.pages.flatMap((page) => page.contacts) ?? []).filter((contact) => {
-      if (seen.has(contact.id)) return false;
-      seen.add(contact.id);
-      return true;
-    });
-  }, [list.data]);
-  const { ref, onScroll } = useInfiniteScroll<HTMLDivElement>({
-    hasMore: list.hasNextPage,
-    loading: list.isFetching,
-    loadMore: () => void list.fetchNextPage(),
-  });
-
-  // core §8: a list that cannot load says so with one fixed text, whatever the cause.
-  useEffect(() => {
-    if (!list.isError) return;
-    const text = t("common:feedback.loadList");
-    toast.error(text, { toastId: text });
-  }, [list.isError, t]);
 
   const exportCsv = async () => {
     try {
@@ -95,101 +67,97 @@ export default function ContactsPage() {
     setImportOpen(false);
   };
 
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    try {
-      await remove.mutateAsync(deleting.id);
-      toast.success(t("toasts.deleted"));
-    } catch (error) {
-      toastError(error, t("common:feedback.operationFailed"));
-    }
-    setConfirmOpen(false);
-  };
+  const pageButton = (label: string, icon: ReactNode, busy: boolean, onClick: () => void, testId: string) => (
+    <Tooltip title={narrow ? label : ""}>
+      <span>
+        <Button
+          variant="outlined"
+          color="inherit"
+          aria-label={label}
+          startIcon={narrow ? undefined : busy ? busyIcon : icon}
+          onClick={onClick}
+          disabled={busy}
+          sx={{ height: 40, borderColor: "divider", ...iconOnly }}
+          data-testid={testId}
+        >
+          {narrow ? (busy ? busyIcon : icon) : label}
+        </Button>
+      </span>
+    </Tooltip>
+  );
 
   return (
-    <PageContainer
+    <ListPage<ContactView>
       title={t("title")}
-      fill
+      testId="contacts"
+      useRows={contactCollection.useList}
+      searchLabel={t("search")}
+      addLabel={t("add")}
+      onAdd={() => setEditing({ id: null })}
       actions={
         <>
-          <TextField
-            size="small"
-            placeholder={t("search")}
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-            sx={{ flex: { xs: "1 1 100%", sm: "none" }, minWidth: { sm: 280 } }}
-            slotProps={{
-              htmlInput: { "data-testid": "contacts-search", "aria-label": t("search") },
-              input: {
-                startAdornment: (
-                  <InputAdornment position="start">
-                    <SearchIcon fontSize="small" />
-                  </InputAdornment>
-                ),
-              },
-            }}
-          />
-          <Tooltip title={narrow ? t("import") : ""}>
-            <span>
-              <Button
-                variant="outlined"
-                color="inherit"
-                aria-label={t("import")}
-                startIcon={narrow ? undefined : importIcon}
-                onClick={() => setImportOpen(true)}
-                disabled={importer.isPending}
-                sx={{ height: 40, borderColor: "divider", ...iconOnly }}
-                data-testid="contacts-import"
-              >
-                {narrow ? importIcon : t("import")}
-              </Button>
-            </span>
-          </Tooltip>
-          <Tooltip title={narrow ? t("export") : ""}>
-            <span>
-              <Button
-                variant="outlined"
-                color="inherit"
-                aria-label={t("export")}
-                startIcon={narrow ? undefined : exportIcon}
-                onClick={() => void exportCsv()}
-                disabled={exporter.isPending}
-                sx={{ height: 40, borderColor: "divider", ...iconOnly }}
-                data-testid="contacts-export"
-              >
-                {narrow ? exportIcon : t("export")}
-              </Button>
-            </span>
-          </Tooltip>
-          <Button
-            variant="contained"
-            startIcon={<AddIcon />}
-            onClick={() => setEditing({ id: null })}
-            sx={{ flex: { xs: 1, sm: "none" }, height: 40, whiteSpace: "nowrap" }}
-            data-testid="contacts-add"
-          >
-            {t("add")}
-          </Button>
+          {pageButton(t("import"), <ImportIcon />, importer.isPending, () => setImportOpen(true), "contacts-import")}
+          {pageButton(t("export"), <DownloadIcon />, exporter.isPending, () => void exportCsv(), "contacts-export")}
         </>
       }
+      actionsLabel={t("columns.actions")}
+      empty={(searching) => t(searching ? "emptySearch" : "empty")}
+      rowTestId="contact"
+      rowData={(contact) => ({ "data-contact-id": contact.id })}
+      onEdit={(contact) => setEditing({ id: contact.id })}
+      remove={
+        canDelete
+          ? {
+              title: (contact) => t("confirmDelete.title", { name: contact.name }),
+              message: t("confirmDelete.message"),
+              run: (contact) => remove.mutateAsync(contact.id),
+              done: t("toasts.deleted"),
+            }
+          : undefined
+      }
+      rowExtra={(contact) => (
+        <Tooltip title={t("startTicket")}>
+          <IconButton
+            size="small"
+            aria-label={t("startTicket")}
+            data-testid="contact-start-ticket"
+            onClick={() => {
+              setTicketFor(contact);
+              setTicketOpen(true);
+            }}
+          >
+            <WhatsAppIcon fontSize="small" />
+          </IconButton>
+        </Tooltip>
+      )}
+      // under 600 px the number moves under the name and the email column goes
+      columns={[
+        {
+          label: t("columns.name"),
+          cell: (contact) => (
+            <Box sx={{ display: "flex", alignItems: "center", gap: 1.5, minWidth: 0 }}>
+              <ContactAvatar id={contact.id} name={contact.name} profilePicUrl={contact.profilePicUrl} />
+              <Box sx={{ minWidth: 0 }}>
+                <Typography variant="body2" sx={{ fontWeight: 500, wordBreak: "break-word" }}>
+                  {contact.name}
+                </Typography>
+                {contact.number && (
+                  <Typography variant="caption" sx={{ ...narrowOnly, color: "text.secondary", whiteSpace: "nowrap" }}>
+                    {numberOf(contact)}
+                  </Typography>
+                )}
+              </Box>
+            </Box>
+          ),
+        },
+        {
+          label: t("columns.number"),
+          wide: true,
+          cell: (contact) => <Box sx={{ whiteSpace: "nowrap" }}>{numberOf(contact)}</Box>,
+        },
+        { label: t("columns.email"), wide: true, cell: (contact) => <Box sx={{ wordBreak: "break-all" }}>{contact.email}</Box> },
+      ]}
     >
-      <ContactsTable
-        contacts={contacts}
-        canDelete={canDelete}
-        loading={list.isLoading || list.isFetchingNextPage}
-        searching={debouncedSearch !== ""}
-        scrollRef={ref}
-        onScroll={onScroll}
-        onEdit={(contact) => setEditing({ id: contact.id })}
-        onDelete={(contact) => {
-          setDeleting(contact);
-          setConfirmOpen(true);
-        }}
-        onStartTicket={(contact) => {
-          setTicketFor(contact);
-          setTicketOpen(true);
-        }}
-      />
       {editing && <ContactModal open contactId={editing.id} onClose={() => setEditing(null)} />}
       <ConfirmDialog
         open={importOpen}
@@ -208,18 +176,6 @@ export default function ContactsPage() {
         onClose={() => setTicketOpen(false)}
         onOpenTicket={(uuid) => navigate(`/tickets/${uuid}`)}
       />
-      {canDelete && (
-        <ConfirmDialog
-          open={confirmOpen}
-          title={t("confirmDelete.title", { name: deleting?.name ?? "" })}
-          confirmLabel={t("common:actions.delete")}
-          busy={remove.isPending}
-          onConfirm={() => void confirmDelete()}
-          onClose={() => setConfirmOpen(false)}
-        >
-          {t("confirmDelete.message")}
-        </ConfirmDialog>
-      )}
-    </PageContainer>
+    </ListPage>
   );
 }

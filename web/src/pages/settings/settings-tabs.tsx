@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import type { Access } from "../../auth/permissions";
 import { OptionsTab } from "./OptionsTab";
+import { SchedulesTab } from "./SchedulesTab";
 
 export type SettingsTab = {
   key: string;
@@ -13,9 +14,16 @@ export type SettingsTab = {
 };
 
 /**
- * core §2 Settings: Opciones now; Horarios (scheduleType = company) and the super tabs
- * Empresas, Planes, Ayuda are added here by their issues.
+ * core §2 Settings: Opciones, Horarios (scheduleType = company); the super tabs Empresas, Planes,
+ * Ayuda are added here by their issues.
  */
 export const settingsTabs: SettingsTab[] = [
   { key: "options", labelKey: "tabs.options", access: { anyOf: ["settings.write"] }, element: <OptionsTab /> },
+  {
+    key: "schedules",
+    labelKey: "tabs.schedules",
+    access: { anyOf: ["settings.write"] },
+    when: (values) => values.scheduleType === "company",
+    element: <SchedulesTab />,
+  },
 ];

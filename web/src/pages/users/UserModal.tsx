@@ -1,28 +1,21 @@
 import { Limits, OwnUserUpdateForm, UserCreateForm, UserUpdateForm } from "@charla/contracts";
-import { zodResolver } from "@hookform/resolvers/zod";
-import Dialog from "@mui/material/Dialog";
-import DialogContent from "@mui/material/DialogContent";
-import DialogTitle from "@mui/material/DialogTitle";
-import useMediaQuery from "@mui/material/useMediaQuery";
-import { useTheme } from "@mui/material/styles";
-import { useEffect, useRef, useState } from "react";
-import { type Resolver, useForm } from "react-hook-form";
+import { useEffect, useMemo, useState } from "react";
+import type { UseFormReturn } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { FormDialogActions } from "../../components/form/FormDialogActions";
 import { toast } from "../../lib/toast";
 import { ApiError } from "../../api/client";
 import { toastError } from "../../api/errors";
 import { useQueues, useWhatsapps } from "../../api/lookups";
 import { useProtectedImage } from "../../api/media";
-import { profileImagePath, useSaveUser, useUploadProfileImage, useUser } from "../../api/users";
+import { profileImagePath, useUploadProfileImage, userCollection } from "../../api/users";
 import { useAuth, useSessionUser } from "../../auth/context";
 import { usePermission } from "../../auth/permissions";
 import { sessionPatchOf } from "../../auth/session";
 import { AvatarPicker } from "../../components/AvatarPicker";
-import { SectionLoader } from "../../components/FullPageLoader";
+import { FormDialog } from "../../components/list-kit/FormDialog";
 import { useObjectUrl } from "../../hooks/use-object-url";
 import { UserFormFields } from "./UserFormFields";
-import { applyServerIssues, formValuesOf, payloadOf, type UserFormRights, type UserFormValues } from "./user-form";
+import { formValuesOf, payloadOf, type UserFormRights, type UserFormValues } from "./user-form";
 
 type Props = { open: boolean; userId: number | null; onClose: () => void };
 
@@ -33,8 +26,6 @@ export function UserModal({ open, userId, onClose }: Props) {
   const { t } = useTranslation("users");
   const me = useSessionUser();
   const { updateUser } = useAuth();
-  const theme = useTheme();
-  const narrow = useMediaQuery(theme.breakpoints.down("sm"));
   const rights: UserFormRights = {
     profile: usePermission("user-modal:editProfile"),
     queues: usePermission("user-modal:editQueues"),
@@ -43,10 +34,10 @@ export function UserModal({ open, userId, onClose }: Props) {
   // A created user keeps the dialog open if the picture upload fails; the retry must edit, not create again.
   const [savedId, setSavedId] = useState(userId);
   const isNew = savedId === null;
-  const existing = useUser(savedId);
+  const existing = userCollection.useRecord(savedId);
   const queues = useQueues(open && rights.queues);
   const whatsapps = useWhatsapps(open && rights.queues);
-  const save = useSaveUser();
+  const save = userCollection.useSave();
   const upload = useUploadProfileImage();
   const [photo, setPhoto] = useState<File | null>(null);
   const preview = useObjectUrl(photo);
@@ -59,16 +50,8 @@ export function UserModal({ open, userId, onClose }: Props) {
   // editing oneself, a new password needs the current one).
   const isSelf = savedId !== null && savedId === me.id;
   const schema = isNew ? UserCreateForm : isSelf ? OwnUserUpdateForm : UserUpdateForm;
-  const schemaRef = useRef<typeof schema>(schema);
-  schemaRef.current = schema;
-  const resolver: Resolver<UserFormValues> = (values, context, options) =>
-    (zodResolver(schemaRef.current) as unknown as Resolver<UserFormValues>)(values, context, options);
-  const form = useForm<UserFormValues>({ resolver, defaultValues: formValuesOf() });
-  const { reset } = form;
-
-  useEffect(() => {
-    if (existing.data) reset(formValuesOf(existing.data));
-  }, [existing.data, reset]);
+  const defaults = useMemo(() => formValuesOf(), []);
+  const loaded = useMemo(() => (existing.data ? formValuesOf(existing.data) : null), [existing.data]);
 
   useEffect(() => {
     if (existing.isError) toastError(existing.error);
@@ -81,7 +64,7 @@ export function UserModal({ open, userId, onClose }: Props) {
     else setPhoto(file);
   };
 
-  const submit = form.handleSubmit(async (values) => {
+  const submit = async (values: UserFormValues, form: UseFormReturn<UserFormValues>) => {
     try {
       let saved = await save.mutateAsync({ id: savedId, values: payloadOf(values, rights) });
       setSavedId(saved.id);
@@ -93,63 +76,48 @@ export function UserModal({ open, userId, onClose }: Props) {
       toast.success(t("toasts.saved"));
       onClose();
     } catch (error) {
-      if (error instanceof ApiError && error.code === "ERR_WRONG_PASSWORD") {
-        form.setError("currentPassword", { type: "server", message: t("errors:ERR_WRONG_PASSWORD") });
-        return;
-      }
-      applyServerIssues(error, form.setError);
-      toastError(error);
+      if (!(error instanceof ApiError && error.code === "ERR_WRONG_PASSWORD")) throw error;
+      form.setError("currentPassword", { type: "server", message: t("errors:ERR_WRONG_PASSWORD") });
     }
-  });
-
-  const busy = form.formState.isSubmitting;
-  const loading = savedId !== null && existing.isLoading;
+  };
 
   return (
-    <Dialog
+    <FormDialog<UserFormValues>
       open={open}
-      onClose={busy ? undefined : onClose}
-      fullWidth
-      maxWidth="sm"
-      fullScreen={narrow}
-      // The paper itself is the form, so the content keeps scrolling between a fixed title and buttons.
-      slotProps={{ paper: { component: "form", noValidate: true, onSubmit: submit, "data-testid": "user-modal" } as object }}
+      onClose={onClose}
+      title={t(isNew ? "modal.titleAdd" : "modal.titleEdit")}
+      testId="user-modal"
+      submitLabel={t(isNew ? "common:actions.add" : "common:actions.save")}
+      submitTestId="user-save"
+      cancelTestId="user-cancel"
+      schema={schema}
+      defaultValues={defaults}
+      loaded={loaded}
+      loading={savedId !== null && existing.isLoading}
+      onSubmit={submit}
     >
-      <DialogTitle>{t(isNew ? "modal.titleAdd" : "modal.titleEdit")}</DialogTitle>
-      <DialogContent dividers sx={{ display: "flex", flexDirection: "column", gap: 2.5 }}>
-        {loading ? (
-          <SectionLoader />
-        ) : (
-          <>
-            <AvatarPicker
-              src={preview ?? current.url}
-              alt={existing.data?.name ?? ""}
-              buttonLabel={t("modal.changePhoto")}
-              hint={t("modal.jpegOnly")}
-              accept={JPEG}
-              disabled={busy}
-              onFile={choosePhoto}
-              testId="user-photo-input"
-            />
-            <UserFormFields
-              control={form.control}
-              rights={rights}
-              isNew={isNew}
-              isSelf={isSelf}
-              queues={queues.data ?? []}
-              whatsapps={whatsapps.data ?? []}
-            />
-          </>
-        )}
-      </DialogContent>
-      <FormDialogActions
-        onCancel={onClose}
-        busy={busy}
-        disabled={loading}
-        submitLabel={t(isNew ? "common:actions.add" : "common:actions.save")}
-        cancelTestId="user-cancel"
-        submitTestId="user-save"
-      />
-    </Dialog>
+      {(form) => (
+        <>
+          <AvatarPicker
+            src={preview ?? current.url}
+            alt={existing.data?.name ?? ""}
+            buttonLabel={t("modal.changePhoto")}
+            hint={t("modal.jpegOnly")}
+            accept={JPEG}
+            disabled={form.formState.isSubmitting}
+            onFile={choosePhoto}
+            testId="user-photo-input"
+          />
+          <UserFormFields
+            control={form.control}
+            rights={rights}
+            isNew={isNew}
+            isSelf={isSelf}
+            queues={queues.data ?? []}
+            whatsapps={whatsapps.data ?? []}
+          />
+        </>
+      )}
+    </FormDialog>
   );
 }

@@ -1,6 +1,4 @@
 import type { Profile, UserCreateForm, UserUpdateForm, UserView } from "@charla/contracts";
-import type { FieldPath, UseFormSetError } from "react-hook-form";
-import { validationIssues } from "../../api/errors";
 
 export type UserFormValues = {
   name: string;
@@ -17,18 +15,6 @@ export type UserFormValues = {
 
 /** Which optional parts of the modal the current user may see and send (core §2 User modal, §6). */
 export type UserFormRights = { profile: boolean; queues: boolean; super: boolean };
-
-const formFields: ReadonlySet<string> = new Set<keyof UserFormValues>([
-  "name",
-  "email",
-  "password",
-  "currentPassword",
-  "profile",
-  "super",
-  "queueIds",
-  "whatsappId",
-  "allTicket",
-]);
 
 export function formValuesOf(user?: UserView): UserFormValues {
   return {
@@ -62,16 +48,4 @@ export function payloadOf(values: UserFormValues, rights: UserFormRights): UserC
   }
   if (rights.super) payload.super = values.super;
   return payload;
-}
-
-/** The API's zod issues (`issues[].path`) go back onto the fields they name; true when any did. */
-export function applyServerIssues(error: unknown, setError: UseFormSetError<UserFormValues>): boolean {
-  let applied = false;
-  for (const issue of validationIssues(error)) {
-    const field = issue.path.split(".")[0];
-    if (!formFields.has(field)) continue;
-    setError(field as FieldPath<UserFormValues>, { type: "server", message: issue.message });
-    applied = true;
-  }
-  return applied;
 }

@@ -11,7 +11,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate, useSearchParams } from "react-router";
 import { toast } from "../../../lib/toast";
 import { ApiError } from "../../../api/client";
-import { useContact } from "../../../api/contacts";
+import { contactCollection } from "../../../api/contacts";
 import { toastError } from "../../../api/errors";
 import { useDeleteTicket } from "../../../api/ticket-actions";
 import { useTicketByUuid } from "../../../api/tickets";
@@ -44,7 +44,7 @@ function ChatView({ ticket }: { ticket: TicketView }) {
   const [params] = useSearchParams();
   const rootRef = useRef<HTMLDivElement>(null);
   const width = useElementWidth(rootRef);
-  const contact = useContact(ticket.contactId);
+  const contact = contactCollection.useRecord(ticket.contactId);
   const transitions = useTicketTransitions(ticket);
   const remove = useDeleteTicket();
   const [replyTo, setReplyTo] = useState<MessageView | null>(null);

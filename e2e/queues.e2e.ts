@@ -1,0 +1,134 @@
+import type { Browser, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { input, loginThroughUi, newPage } from "./support/browser.js";
+import { ADMIN, type RunningServer, api, apiLogin } from "./support/server.js";
+import { withServerAndBrowser } from "./support/suite.js";
+
+type Queue = { id: number; name: string; color: string; schedules: { weekdayEn: string; startTime: string; endTime: string }[] };
+type Option = { id: number; title: string; option: string; childrenCount: number };
+
+let server: RunningServer;
+let browser: Browser;
+
+withServerAndBrowser((s, b) => {
+  server = s;
+  browser = b;
+});
+
+const bodyText = (page: Page) => page.locator("body").textContent();
+const row = (page: Page, name: string) => page.getByTestId("queues-row").filter({ hasText: name });
+
+async function setSetting(token: string, key: string, value: string) {
+  await api(server.url, "PUT", `/settings/${key}`, { value }, token);
+}
+
+describe("areas page", () => {
+  it("admin creates an area with a two-level option tree, edits and deletes options, and the hours tab follows scheduleType", async () => {
+    const token = await apiLogin(server.url, ADMIN.email, ADMIN.password);
+    await setSetting(token, "scheduleType", "queue");
+    const { context, page } = await newPage(browser);
+    await loginThroughUi(page, server.url, ADMIN.email, ADMIN.password);
+    await page.getByTestId("menu-queues").click();
+    await page.waitForURL(/\/queues$/);
+    await page.getByTestId("queues-table").waitFor();
+
+    // a new area: name, a preset colour, a greeting
+    await page.getByTestId("queues-add").click();
+    await page.getByTestId("queue-modal").waitFor();
+    await input(page, "queue-name").fill("V");
+    await page.getByTestId("queue-palette-color").nth(3).click();
+    expect(await input(page, "queue-color").inputValue()).toBe("#008B02");
+    await page.getByTestId("queue-modal-save").click();
+    // the contract's check, beside the field, before anything is sent
+    await page.getByTestId("queue-modal").getByText("¡Demasiado corto!").first().waitFor();
+    await input(page, "queue-name").fill("Ventas");
+    await page.getByTestId("queue-greetingMessage").fill("¡Hola {{firstName}}! Bienvenido a Ventas.");
+    await page.getByTestId("queue-modal-save").click();
+    await expect.poll(() => bodyText(page), { timeout: 10_000 }).toContain("Queue saved successfully.");
+    await row(page, "Ventas").waitFor();
+
+    // the modal stays open on the saved area: its chatbot options can be added now, two levels deep
+    await page.getByTestId("queue-option-add").click();
+    await input(page, "queue-option-title").fill("Precios");
+    await page.getByTestId("queue-option-message").fill("Elija una línea:");
+    await page.getByTestId("queue-option-save").click();
+    await page.getByTestId("queue-option-name").filter({ hasText: "Precios" }).waitFor();
+    await page.getByTestId("queue-option-add").click();
+    await input(page, "queue-option-title").fill("Envíos");
+    await page.getByTestId("queue-option-save").click();
+    await page.getByTestId("queue-option-name").filter({ hasText: "Envíos" }).waitFor();
+    const precios = page.getByTestId("queue-option").filter({ hasText: "Precios" }).first();
+    await precios.getByTestId("queue-option-add-child").first().click();
+    await input(page, "queue-option-title").fill("Mayoristas");
+    await page.getByTestId("queue-option-save").click();
+    await page.getByTestId("queue-option-name").filter({ hasText: "Mayoristas" }).waitFor();
+
+    // editing toggles one option into its form and back
+    const envios = page.getByTestId("queue-option").filter({ hasText: "Envíos" }).first();
+    await envios.getByTestId("queue-option-edit").click();
+    await input(page, "queue-option-title").fill("Envíos y entregas");
+    await page.getByTestId("queue-option-save").click();
+    await page.getByTestId("queue-option-name").filter({ hasText: "Envíos y entregas" }).waitFor();
+
+    const queue = (await api<Queue[]>(server.url, "GET", "/queue", undefined, await pageToken(page))).find(
+      (q) => q.name === "Ventas",
+    );
+    expect(queue?.color).toBe("#008B02");
+    const roots = await api<Option[]>(
+      server.url,
+      "GET",
+      `/queue-options?queueId=${queue?.id}&parentId=-1`,
+      undefined,
+      await pageToken(page),
+    );
+    expect(roots.map((o) => [o.option, o.title, o.childrenCount])).toEqual([
+      ["1", "Precios", 1],
+      ["2", "Envíos y entregas", 0],
+    ]);
+
+    // deleting the first renumbers the rest
+    await precios.getByTestId("queue-option-delete").first().click();
+    await page.getByTestId("confirm-ok").click();
+    await expect
+      .poll(async () => (await page.getByTestId("queue-option-label").allTextContents()).join(" "), { timeout: 10_000 })
+      .toBe("[1]");
+
+    // the hours tab (scheduleType = queue): Monday closes earlier
+    await page.getByTestId("queue-tab-hours").click();
+    await input(page, "queue-schedules-monday-end").fill("1630");
+    expect(await input(page, "queue-schedules-monday-end").inputValue()).toBe("16:30");
+    await page.getByTestId("queue-modal-save").click();
+    await expect.poll(async () => page.getByTestId("queue-modal").count(), { timeout: 10_000 }).toBe(0);
+    const saved = (await api<Queue[]>(server.url, "GET", "/queue", undefined, await pageToken(page))).find(
+      (q) => q.name === "Ventas",
+    );
+    expect(saved?.schedules.find((s) => s.weekdayEn === "monday")).toMatchObject({ startTime: "08:00", endTime: "16:30" });
+
+    // without scheduleType = queue there is no hours tab
+    await setSetting(await pageToken(page), "scheduleType", "company");
+    await row(page, "Ventas").getByTestId("queue-edit").click();
+    await page.getByTestId("queue-modal").waitFor();
+    await input(page, "queue-name").waitFor();
+    expect(await page.getByTestId("queue-tab-hours").count()).toBe(0);
+    await page.getByTestId("queue-modal-cancel").click();
+
+    // …and the company's hours are in Settings instead
+    await page.getByTestId("menu-settings").click();
+    await page.getByTestId("settings-tab-schedules").click();
+    await input(page, "company-schedules-week-saturday-end").fill("1300");
+    await page.getByTestId("company-schedules-save").click();
+    await expect.poll(() => bodyText(page), { timeout: 10_000 }).toContain("Horarios actualizados exitosamente.");
+
+    // the area is deleted after its confirmation
+    await page.getByTestId("menu-queues").click();
+    await row(page, "Ventas").getByTestId("queue-delete").click();
+    await page.getByTestId("confirm-ok").click();
+    await expect.poll(() => row(page, "Ventas").count(), { timeout: 10_000 }).toBe(0);
+    await context.close();
+  });
+});
+
+/** After the browser logged in, the set-up's API token is gone (one session per user): use the page's. */
+async function pageToken(page: Page): Promise<string> {
+  return page.evaluate(() => JSON.parse(localStorage.getItem("token") ?? '""') as string);
+}

@@ -1,0 +1,68 @@
+import { QUEUE_PALETTE } from "@charla/contracts";
+import Box from "@mui/material/Box";
+import ButtonBase from "@mui/material/ButtonBase";
+import Typography from "@mui/material/Typography";
+import type { Control, FieldValues, Path } from "react-hook-form";
+import { Controller } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { FormTextField } from "../../components/form/FormTextField";
+
+type Props<T extends FieldValues> = { control: Control<T>; name: Path<T>; label: string; taken: string[] };
+
+/** The colour as text (#RRGGBB) with the 50 presets of core §5 to click; those other areas use are dimmed. */
+export function ColorField<T extends FieldValues>({ control, name, label, taken }: Props<T>) {
+  const { t } = useTranslation("queues");
+  const used = new Set(taken.map((c) => c.toLowerCase()));
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <Box sx={{ display: "flex", flexDirection: "column", gap: 1 }}>
+          <Box sx={{ display: "flex", alignItems: "flex-start", gap: 1.5 }}>
+            <Box
+              sx={{
+                width: 40,
+                height: 40,
+                borderRadius: 1,
+                border: 1,
+                borderColor: "divider",
+                bgcolor: field.value,
+                flex: "none",
+              }}
+              data-testid="queue-color-swatch"
+            />
+            <FormTextField control={control} name={name} label={label} required fullWidth testId="queue-color" />
+          </Box>
+          <Typography variant="caption" color="text.secondary">
+            {t("modal.palette")}
+          </Typography>
+          <Box sx={{ display: "grid", gridTemplateColumns: "repeat(10, 1fr)", gap: 0.5, maxWidth: 360 }} role="listbox">
+            {QUEUE_PALETTE.map((color) => {
+              const selected = String(field.value ?? "").toLowerCase() === color.toLowerCase();
+              return (
+                <ButtonBase
+                  key={color}
+                  role="option"
+                  aria-selected={selected}
+                  aria-label={color}
+                  title={color}
+                  onClick={() => field.onChange(color)}
+                  data-testid="queue-palette-color"
+                  sx={{
+                    aspectRatio: "1",
+                    borderRadius: 0.75,
+                    bgcolor: color,
+                    border: selected ? 3 : 1,
+                    borderColor: selected ? "primary.main" : "divider",
+                    opacity: used.has(color.toLowerCase()) && !selected ? 0.3 : 1,
+                  }}
+                />
+              );
+            })}
+          </Box>
+        </Box>
+      )}
+    />
+  );
+}

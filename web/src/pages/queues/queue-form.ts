@@ -1,0 +1,55 @@
+import {
+  DEFAULT_SCHEDULES,
+  DEFAULT_TIME_ZONE,
+  QUEUE_PALETTE,
+  type QueueForm,
+  type QueueView,
+  type ScheduleEntry,
+} from "@charla/contracts";
+
+export type QueueValues = {
+  name: string;
+  color: string;
+  orderQueue: string;
+  greetingMessage: string;
+  complationMessage: string;
+  outOfHoursMessage: string;
+  ratingMessage: string;
+  zone_time: string;
+  schedules: ScheduleEntry[];
+};
+
+/** A new area starts with the first preset colour no other area uses (colours are unique, core §5). */
+export function newQueueValues(taken: string[]): QueueValues {
+  const used = new Set(taken.map((c) => c.toLowerCase()));
+  return {
+    name: "",
+    color: QUEUE_PALETTE.find((c) => !used.has(c.toLowerCase())) ?? "",
+    orderQueue: "",
+    greetingMessage: "",
+    complationMessage: "",
+    outOfHoursMessage: "",
+    ratingMessage: "",
+    zone_time: DEFAULT_TIME_ZONE,
+    schedules: DEFAULT_SCHEDULES,
+  };
+}
+
+export function queueValuesOf(queue: QueueView): QueueValues {
+  return {
+    name: queue.name,
+    color: queue.color,
+    orderQueue: queue.orderQueue === null ? "" : String(queue.orderQueue),
+    greetingMessage: queue.greetingMessage,
+    complationMessage: queue.complationMessage,
+    outOfHoursMessage: queue.outOfHoursMessage,
+    ratingMessage: queue.ratingMessage,
+    zone_time: queue.timeZone,
+    schedules: queue.schedules.length ? queue.schedules : DEFAULT_SCHEDULES,
+  };
+}
+
+/** An empty order means "after the numbered ones" (null), not 0. */
+export function queuePayloadOf(values: QueueValues): QueueForm {
+  return { ...values, orderQueue: values.orderQueue === "" ? null : Number(values.orderQueue) };
+}
