@@ -59,3 +59,29 @@ describe("what the WhatsApp Web driver gets back for a retry request", () => {
     expect(await deps.getMessage(other.id, "SENT-IMAGE")).toBeUndefined();
   });
 });
+
+describe("what the WhatsApp Web driver gets to draw a quote", () => {
+  it("is the quoted text, its author and the address it came from, so a LID group member is quoted as such", async () => {
+    const c = await buildCompany(t.app);
+    const wa = await buildWhatsapp(t.app, c.id, { provider: "beta", number: "5215500000001" });
+    const ticket = await buildTicket(t.app, c.id, { contactId: (await buildContact(t.app, c.id)).id, whatsappId: wa.id });
+    const key = JSON.stringify({ remoteJid: "120363012345678901@g.us", participant: "987654321098765@lid" });
+    await buildMessage(t.app, ticket, { channelId: "IN-Q", body: "¿precio?", participant: "5215544445555", channelKey: key });
+    await buildMessage(t.app, ticket, { channelId: "OUT-Q", body: "con gusto", fromMe: true });
+    const deps = baileysDeps(t.app.charla);
+    expect(await deps.loadQuoted?.(wa.id, "IN-Q")).toEqual({
+      fromMe: false,
+      body: "¿precio?",
+      participant: "5215544445555",
+      key,
+    });
+    // the company's own message: its author is the linked phone; it has no received address
+    expect(await deps.loadQuoted?.(wa.id, "OUT-Q")).toEqual({
+      fromMe: true,
+      body: "con gusto",
+      participant: "5215500000001",
+      key: null,
+    });
+    expect(await deps.loadQuoted?.(wa.id, "NOPE")).toBeNull();
+  });
+});

@@ -17,6 +17,7 @@ async function stored(s: Services, whatsappId: number, channelId: string) {
       fromMe: messages.fromMe,
       participant: messages.participant,
       content: messages.channelContent,
+      key: messages.channelKey,
     })
     .from(messages)
     .where(and(eq(messages.whatsappId, whatsappId), eq(messages.channelId, channelId)))
@@ -46,7 +47,12 @@ export function baileysDeps(s: Services): BaileysDeps {
       const row = await stored(s, whatsappId, channelId);
       if (!row) return null;
       const [wa] = await s.db.select({ number: whatsapps.number }).from(whatsapps).where(eq(whatsapps.id, whatsappId));
-      return { fromMe: row.fromMe, body: row.body, participant: row.participant ?? (row.fromMe ? wa?.number : undefined) };
+      return {
+        fromMe: row.fromMe,
+        body: row.body,
+        participant: row.participant ?? (row.fromMe ? wa?.number : undefined),
+        key: row.key,
+      };
     },
   };
 }

@@ -84,6 +84,13 @@ export type ChannelEvents = {
    * InboundMessage.number it gave) has this phone number: the contact takes it (contacts/adopt-number.ts).
    */
   addressResolved?(address: string, number: string): Promise<void>;
+  /**
+   * What a driver may ask before it does costly work on a message (a media download): whether the
+   * company ignores group messages (CheckMsgIsGroup; may answer from a short cache), and whether this
+   * channel id is stored already (a replay). The pipeline decides again on what it is handed.
+   */
+  groupsIgnored?(): Promise<boolean>;
+  known?(channelId: string): Promise<boolean>;
 };
 
 /** What comes with a status: the QR and its count, the linked number, why the session stopped. */

@@ -6,7 +6,8 @@ import { messages, whatsapps } from "../db/schema/index.js";
 import { applyAck } from "../modules/messages/acks.js";
 import { publishMessageDeletion, publishMessageUpdate } from "../modules/messages/broadcast.js";
 import { emitConnectionSession } from "../modules/whatsapps/broadcast.js";
-import { afterInboundHooks, handleInbound } from "../pipeline/inbound.js";
+import { memoryCache } from "../lib/memory-cache.js";
+import { afterInboundHooks, groupsIgnored, handleInbound, isStored } from "../pipeline/inbound.js";
 import { refreshProfilePicture } from "../pipeline/profile-picture.js";
 import {
   type ChannelDriver,
@@ -22,6 +23,11 @@ import { type RemoteCall, RemoteDriver, SessionBus } from "./remote.js";
 import { SimulatorDriver } from "./simulator/driver.js";
 
 const EARLY_ACK_TTL_MS = 60_000;
+/**
+ * How long a company's CheckMsgIsGroup answer is reused for drivers' asking (one per group message):
+ * a change takes this long to reach them; the pipeline itself always reads the setting.
+ */
+const GROUP_SETTING_TTL_MS = 10_000;
 type Running = { companyId: number; driver: ChannelDriver };
 
 /** What another process may ask a session held here to do. */
@@ -73,6 +79,8 @@ export class Sessions {
   private closing = false;
   /** Acks that arrived before the sent message's row was written (channel id → ack, time). */
   private readonly earlyAcks = new Map<string, { ack: number; at: number }>();
+  /** Companies' CheckMsgIsGroup, as drivers ask it (company id → ignored). */
+  private readonly groupSettings = memoryCache(GROUP_SETTING_TTL_MS, 10_000);
 
   /** Sessions being handed to another process: their drivers' last words must not change the row. */
   private readonly handingOver = new Set<number>();
@@ -106,6 +114,14 @@ export class Sessions {
     const early = this.earlyAcks.get(key);
     this.earlyAcks.delete(key);
     return early?.ack ?? null;
+  }
+
+  private async groupsIgnored(companyId: number): Promise<boolean> {
+    const cached = this.groupSettings.get<boolean>(String(companyId));
+    if (cached !== undefined) return cached;
+    const ignored = await groupsIgnored(this.s, companyId);
+    this.groupSettings.set(String(companyId), ignored);
+    return ignored;
   }
 
   /** The connection's driver if it runs on this process; never starts one. */
@@ -380,6 +396,8 @@ export class Sessions {
         await publishMessageUpdate(s, companyId, rows);
       },
       addressResolved: (address, number) => adoptNumber(s, companyId, address, number),
+      groupsIgnored: () => this.groupsIgnored(companyId),
+      known: (channelId) => isStored(s, { companyId, whatsappId }, channelId),
       status: async (status, extra = {}) => {
         if (this.closing || this.handingOver.has(whatsappId)) return;
         const [row] = await s.db

@@ -12,7 +12,7 @@ import { presentTickets } from "../modules/tickets/presenter.js";
 import { ticketAudience } from "../policies/tickets.js";
 import { upsertContact } from "./contact.js";
 import { extensionOf, summary } from "./media.js";
-import { KeyedQueue } from "./order.js";
+import { KeyedQueue } from "../lib/keyed-queue.js";
 import { reopenTicket, ticketForInbound } from "./ticket.js";
 import { audienceOf, messageViewOf, ticketViewOf } from "./views.js";
 import { type WrittenRow, writerFor } from "./writer.js";
@@ -67,14 +67,13 @@ const orderOf = (s: Services) => {
 export async function handleInbound(s: Services, source: InboundSource, input: InboundMessage): Promise<InboundResult> {
   const msg = storableInbound(input);
   if (msg.ignorable || !msg.number) return { stored: false, reason: "ignorable" };
-  if (msg.isGroup && (await settingValue(scoped(s.db, source.companyId), "CheckMsgIsGroup")) === "enabled")
-    return { stored: false, reason: "group-ignored" };
+  if (msg.isGroup && (await groupsIgnored(s, source.companyId))) return { stored: false, reason: "group-ignored" };
   return orderOf(s).run(`${source.companyId}:${source.whatsappId}:${msg.number}`, () => ingest(s, source, msg));
 }
 
 async function ingest(s: Services, source: InboundSource, msg: InboundMessage): Promise<InboundResult> {
   // a replayed media event is known before its file is written again
-  if (msg.media && (await alreadyStored(s, source, msg.channelId))) return { stored: false, reason: "duplicate" };
+  if (msg.media && (await isStored(s, source, msg.channelId))) return { stored: false, reason: "duplicate" };
   const mediaPath = msg.media
     ? await s.storage.write(source.companyId, `media/${randomUUID()}${extensionOf(msg.media)}`, msg.media.data)
     : null;
@@ -231,7 +230,13 @@ export function storableInbound(msg: InboundMessage): InboundMessage {
   };
 }
 
-async function alreadyStored(s: Services, source: InboundSource, channelId: string) {
+/** Whether the company drops group messages (core §3 setting CheckMsgIsGroup). */
+export async function groupsIgnored(s: Services, companyId: number): Promise<boolean> {
+  return (await settingValue(scoped(s.db, companyId), "CheckMsgIsGroup")) === "enabled";
+}
+
+/** Whether a channel id is stored for the connection: one look at messages_channel_key (whatsapp_id, channel_id). */
+export async function isStored(s: Services, source: InboundSource, channelId: string): Promise<boolean> {
   return (await findByChannelId(scoped(s.db, source.companyId), source.whatsappId, channelId)) !== null;
 }
 

@@ -1,13 +1,5 @@
-import { EventEmitter } from "node:events";
 import { readFileSync } from "node:fs";
-import {
-  type AnyMessageContent,
-  type BaileysEventMap,
-  generateWAMessageContent,
-  proto,
-  type UserFacingSocketConfig,
-  type WAMessage,
-} from "baileys";
+import { type AnyMessageContent, generateWAMessageContent, proto, type WAMessage } from "baileys";
 import { vcardBody } from "@charla/contracts";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
@@ -16,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database, Db } from "../../db/client.js";
 import { whatsappAuth, whatsappLids } from "../../db/schema/index.js";
 import { openTestDatabase } from "../../test/app.js";
+import { FakeSocket, OWN } from "../../test/baileys-socket.js";
 import { buildCompany, buildWhatsapp } from "../../test/factories.js";
 import type { ChannelEvents, ConnectionStatus, InboundMessage } from "../driver.js";
 import { useDbAuthState } from "./auth-state.js";
@@ -23,10 +16,10 @@ import { locationBody } from "./map-message.js";
 import {
   BaileysDriver,
   type BaileysDriverOptions,
-  type BaileysSocket,
   CALLS_DISABLED_TEXT,
   decodeContent,
   defaultBackoff,
+  encodeKey,
 } from "./driver.js";
 
 let database: Database;
@@ -42,59 +35,8 @@ async function buildConnection(db: Db) {
   return { companyId: company.id, whatsappId: wa.id };
 }
 
-const OWN = "5215500000001";
 const CONTACT = "5215511112222";
 const boom = (statusCode: number) => Object.assign(new Error(`closed ${statusCode}`), { output: { statusCode } });
-
-/** Just enough of a Baileys socket: an event emitter and recorded calls. Nothing touches the network. */
-class FakeSocket implements BaileysSocket {
-  readonly emitter = new EventEmitter();
-  readonly ev = {
-    on: <T extends keyof BaileysEventMap>(event: T, listener: (arg: BaileysEventMap[T]) => void) => {
-      this.emitter.on(event, listener);
-    },
-    off: <T extends keyof BaileysEventMap>(event: T, listener: (arg: BaileysEventMap[T]) => void) => {
-      this.emitter.off(event, listener);
-    },
-  };
-  user = { id: `${OWN}:12@s.whatsapp.net`, name: "Mi Empresa" };
-  ended = false;
-  private sent = 0;
-  constructor(readonly config: UserFacingSocketConfig) {}
-
-  end = vi.fn(async (_error: Error | undefined) => {
-    this.ended = true;
-  });
-  logout = vi.fn(async () => undefined);
-  sendMessage = vi.fn(
-    async (jid: string, content: AnyMessageContent, _options?: unknown): Promise<WAMessage | undefined> => ({
-      key: { remoteJid: jid, fromMe: true, id: `OUT-${++this.sent}` },
-      messageTimestamp: 1_700_000_000,
-      // as Baileys answers: the proto it encoded (media uploaded, keys made)
-      message:
-        "image" in content
-          ? { imageMessage: { caption: content.caption, mimetype: "image/jpeg", mediaKey: Buffer.from("k".repeat(32)) } }
-          : "text" in content
-            ? { extendedTextMessage: { text: content.text, contextInfo: content.contextInfo } }
-            : undefined,
-    }),
-  );
-  readMessages = vi.fn(async () => undefined);
-  onWhatsApp = vi.fn(
-    async (jid: string): Promise<{ jid: string; exists: boolean }[] | undefined> => [
-      { jid: jid.replace(/^\+?/, ""), exists: true },
-    ],
-  );
-  profilePictureUrl = vi.fn(async (): Promise<string | undefined> => "https://pps.whatsapp.net/v/pic.jpg");
-  rejectCall = vi.fn(async () => undefined);
-
-  emit<T extends keyof BaileysEventMap>(event: T, arg: BaileysEventMap[T]) {
-    this.emitter.emit(event, arg);
-  }
-  listeners() {
-    return this.emitter.eventNames().reduce((n, e) => n + this.emitter.listenerCount(e), 0);
-  }
-}
 
 type Recorded = {
   statuses: { status: ConnectionStatus; extra?: { qrcode?: string; retries?: number; number?: string } }[];
@@ -103,19 +45,31 @@ type Recorded = {
   revoked: string[];
   edited: [string, string][];
   resolved: [string, string][];
+  /** Messages, acks and revokes in the order Charla heard of them. */
+  timeline: string[];
 };
 
-async function setup(options: Partial<BaileysDriverOptions> = {}) {
+async function setup(options: Partial<BaileysDriverOptions> = {}, asked: Partial<ChannelEvents> = {}) {
   const ref = await buildConnection(database.db);
   const sockets: FakeSocket[] = [];
-  const rec: Recorded = { statuses: [], messages: [], acks: [], revoked: [], edited: [], resolved: [] };
+  const rec: Recorded = { statuses: [], messages: [], acks: [], revoked: [], edited: [], resolved: [], timeline: [] };
   const events: ChannelEvents = {
-    message: async (m) => void rec.messages.push(m),
-    ack: async (id, ack, error) => void rec.acks.push(error ? [id, ack, error] : [id, ack]),
-    revoked: async (id) => void rec.revoked.push(id),
+    message: async (m) => {
+      rec.messages.push(m);
+      rec.timeline.push(`message ${m.channelId}`);
+    },
+    ack: async (id, ack, error) => {
+      rec.acks.push(error ? [id, ack, error] : [id, ack]);
+      rec.timeline.push(`ack ${id} ${ack}`);
+    },
+    revoked: async (id) => {
+      rec.revoked.push(id);
+      rec.timeline.push(`revoked ${id}`);
+    },
     edited: async (id, body) => void rec.edited.push([id, body]),
     status: async (status, extra) => void rec.statuses.push({ status, extra }),
     addressResolved: async (address, number) => void rec.resolved.push([address, number]),
+    ...asked,
   };
   const driver = new BaileysDriver(
     { ...ref, events },
@@ -577,7 +531,10 @@ describe("#baileys driver events", () => {
       ],
     });
     await t.driver.whenIdle();
-    const [lid, inGroup, plain] = t.rec.messages;
+    // three chats: each is handed over on its own, in no set order among them
+    const [lid, inGroup, plain] = ["IN-LID", "IN-GROUP", "IN-PN"].map(
+      (id) => t.rec.messages.find((m) => m.channelId === id) as InboundMessage,
+    );
     // the contact is found by its number, but the message keeps the address it came from
     expect(lid).toMatchObject({ number: CONTACT, channelKey: JSON.stringify({ remoteJid: lidChat }) });
     expect(inGroup.channelKey).toBe(JSON.stringify({ remoteJid: group, participant: author }));
@@ -683,7 +640,120 @@ describe("#baileys driver events", () => {
     });
     await t.driver.whenIdle();
     expect(t.rec.edited).toEqual([["IN-5", "corregido"]]);
-    expect(t.rec.revoked).toEqual(["IN-5", "IN-6"]);
+    expect(t.rec.revoked.sort()).toEqual(["IN-5", "IN-6"]);
+    await t.driver.disconnect();
+  });
+
+  it("should keep other chats and acks flowing while a download stalls, and deliver its message without media after the limit", async () => {
+    const LIMIT = 1_000;
+    const downloadMedia = vi.fn((msg: WAMessage) =>
+      msg.key.id === "SLOW" ? new Promise<Buffer>(() => undefined) : Promise.resolve(Buffer.from("jpeg")),
+    );
+    const t = await setup({ downloadMedia, downloadTimeoutMs: LIMIT });
+    await t.driver.connect();
+    await t.open();
+    const Status = proto.WebMessageInfo.Status;
+    const chat = `${CONTACT}@s.whatsapp.net`;
+    const other = "5215533334444@s.whatsapp.net";
+    const started = Date.now();
+    t.current().emit("messages.upsert", {
+      type: "notify",
+      messages: [
+        // an image the company's phone sent: its bytes never come
+        textMessage("SLOW", "", {
+          key: { remoteJid: chat, fromMe: true, id: "SLOW" },
+          message: { imageMessage: { mimetype: "image/jpeg", caption: "catálogo" } },
+        }),
+        textMessage("AFTER", "¿lo viste?"),
+        textMessage("OTHER", "hola", { key: { remoteJid: other, fromMe: false, id: "OTHER" } }),
+      ],
+    });
+    t.current().emit("messages.update", [
+      { key: { remoteJid: chat, fromMe: true, id: "SLOW" }, update: { status: Status.DELIVERY_ACK } },
+      { key: { remoteJid: other, fromMe: true, id: "OUT-1" }, update: { status: Status.READ } },
+    ]);
+    // while the download hangs, another chat's message and another message's ack get through
+    await until(() => t.rec.timeline.includes("message OTHER") && t.rec.timeline.includes("ack OUT-1 4"));
+    expect(t.rec.timeline).not.toContain("message SLOW");
+    expect(t.rec.timeline).not.toContain("message AFTER");
+    expect(t.rec.timeline).not.toContain("ack SLOW 3");
+
+    await t.driver.whenIdle();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(LIMIT - 5);
+    const slow = t.rec.messages.find((m) => m.channelId === "SLOW");
+    expect(slow).toMatchObject({ body: "catálogo", mediaType: "image", fromMe: true });
+    expect(slow?.media).toBeUndefined();
+    // the chat keeps its order, and the stalled message's own ack comes after it, never before its row
+    const at = (event: string) => t.rec.timeline.indexOf(event);
+    expect(at("message SLOW")).toBeGreaterThan(-1);
+    expect(at("message SLOW")).toBeLessThan(at("message AFTER"));
+    expect(at("message SLOW")).toBeLessThan(at("ack SLOW 3"));
+    await t.driver.disconnect();
+  });
+
+  it("should download nothing for a group the company ignores, nor for a message already stored", async () => {
+    const downloadMedia = vi.fn(async (_msg: WAMessage) => Buffer.from("jpeg"));
+    const groupMetadata = vi.fn(async (jid: string) => ({ id: jid, subject: "Ventas", participants: [] }));
+    const known = vi.fn(async (id: string) => id === "STORED");
+    let ignoreGroups = true;
+    const t = await setup({ downloadMedia }, { groupsIgnored: async () => ignoreGroups, known });
+    await t.driver.connect();
+    await t.open();
+    Object.assign(t.current(), { groupMetadata });
+    const image = { imageMessage: { mimetype: "image/jpeg" } };
+    const group = "120363012345678901@g.us";
+    const inGroup = (id: string) =>
+      textMessage(id, "", {
+        key: { remoteJid: group, participant: `${CONTACT}@s.whatsapp.net`, fromMe: false, id },
+        message: image,
+      });
+    t.current().emit("messages.upsert", {
+      type: "notify",
+      messages: [inGroup("G-1"), textMessage("STORED", "", { message: image }), textMessage("NEW", "", { message: image })],
+    });
+    await t.driver.whenIdle();
+    expect(downloadMedia.mock.calls.map(([m]) => m.key.id)).toEqual(["NEW"]);
+    // the ignored group's subject is not even asked for
+    expect(groupMetadata).not.toHaveBeenCalled();
+    const byId = (id: string) => t.rec.messages.find((m) => m.channelId === id);
+    expect(byId("G-1")?.ignorable).toBe(true);
+    expect(byId("STORED")?.ignorable).toBe(true);
+    expect(byId("NEW")).toMatchObject({ number: CONTACT, media: { data: Buffer.from("jpeg") } });
+    // a text is not looked up: the pipeline's own statement drops a replayed one
+    t.current().emit("messages.upsert", { type: "notify", messages: [textMessage("TEXT", "hola")] });
+    ignoreGroups = false;
+    t.current().emit("messages.upsert", { type: "notify", messages: [inGroup("G-2")] });
+    await t.driver.whenIdle();
+    expect(known.mock.calls.map(([id]) => id).sort()).toEqual(["G-2", "NEW", "STORED"]);
+    expect(downloadMedia.mock.calls.map(([m]) => m.key.id)).toEqual(["NEW", "G-2"]);
+    expect(byId("G-2")).toMatchObject({ isGroup: true, name: "Ventas", media: { data: Buffer.from("jpeg") } });
+    await t.driver.disconnect();
+  });
+
+  it("should count a group member's read or play as delivered, not as the group's", async () => {
+    const t = await setup();
+    await t.driver.connect();
+    await t.open();
+    const Status = proto.WebMessageInfo.Status;
+    const key = { remoteJid: "120363012345678901@g.us", fromMe: true, id: "OUT-G" };
+    const member = "987654321098765@lid";
+    t.current().emit("message-receipt.update", [
+      { key, receipt: { userJid: member, receiptTimestamp: 1_700_000_100 } },
+      { key, receipt: { userJid: member, readTimestamp: 1_700_000_200 } },
+      { key, receipt: { userJid: member, playedTimestamp: 1_700_000_300 } },
+    ]);
+    t.current().emit("messages.update", [
+      { key, update: { status: Status.READ } },
+      { key, update: { status: Status.PLAYED } },
+    ]);
+    await t.driver.whenIdle();
+    expect(t.rec.acks).toEqual([
+      ["OUT-G", 3],
+      ["OUT-G", 3],
+      ["OUT-G", 3],
+      ["OUT-G", 3],
+      ["OUT-G", 3],
+    ]);
     await t.driver.disconnect();
   });
 
@@ -705,7 +775,7 @@ describe("#baileys driver events", () => {
     ]);
     await t.driver.whenIdle();
     expect(t.current().rejectCall).toHaveBeenCalledWith("CALL-1", `${CONTACT}@s.whatsapp.net`);
-    expect(t.current().sendMessage).toHaveBeenCalledWith(`${CONTACT}@s.whatsapp.net`, { text: CALLS_DISABLED_TEXT });
+    expect(t.current().sendMessage).toHaveBeenCalledWith(`${CONTACT}@s.whatsapp.net`, { text: CALLS_DISABLED_TEXT }, {});
     expect(t.rec.messages).toEqual([
       { channelId: "CALL-1", number: CONTACT, fromMe: false, body: "Llamada perdida", mediaType: "call_log", timestamp: date },
     ]);
@@ -831,7 +901,7 @@ describe("#baileys driver outbound", () => {
     await t.driver.disconnect();
   });
 
-  it("should quote a reply: the whole message when Charla knows it, else its id", async () => {
+  it("should quote a reply with the whole message when Charla knows it, and send a plain message when it does not", async () => {
     const loadQuoted = vi.fn(async (id: string) => (id === "KNOWN" ? { fromMe: false, body: "¿tienen envío?" } : null));
     const t = await connected({ loadQuoted });
     await t.driver.sendText(CONTACT, "sí", { quotedChannelId: "KNOWN" });
@@ -845,12 +915,107 @@ describe("#baileys driver outbound", () => {
         },
       },
     );
+    // an id alone draws nothing on the phone: no quote at all
     await t.driver.sendText(CONTACT, "ok", { quotedChannelId: "UNKNOWN" });
-    expect(t.current().sendMessage).toHaveBeenLastCalledWith(
+    expect(t.current().sendMessage).toHaveBeenLastCalledWith(`${CONTACT}@s.whatsapp.net`, { text: "ok" }, {});
+    await t.driver.disconnect();
+  });
+
+  it("should quote a group member as the message came, a LID staying a LID", async () => {
+    const group = "120363012345678901@g.us";
+    const author = "987654321098765@lid";
+    const loadQuoted = vi.fn(async (id: string) => {
+      if (id === "IN-LID")
+        return {
+          fromMe: false,
+          body: "¿precio?",
+          participant: "5215544445555",
+          key: encodeKey({ remoteJid: group, participant: author }),
+        };
+      // a row stored before its address was kept knows only the author's number
+      if (id === "IN-OLD") return { fromMe: false, body: "antes", participant: "5215544445555" };
+      return null;
+    });
+    const t = await connected({ loadQuoted });
+    const send = t.current().sendMessage;
+    const sent = await t.driver.sendText("120363012345678901", "$100", { isGroup: true, quotedChannelId: "IN-LID" });
+    expect(send.mock.lastCall?.[2]).toEqual({
+      quoted: {
+        key: { remoteJid: group, id: "IN-LID", fromMe: false, participant: author },
+        message: { conversation: "¿precio?" },
+      },
+    });
+    // what Baileys makes of it: the quote names the member by the LID the group knows them by
+    expect(decodeContent(sent.content ?? "")?.extendedTextMessage?.contextInfo).toMatchObject({
+      stanzaId: "IN-LID",
+      participant: author,
+      quotedMessage: { conversation: "¿precio?" },
+    });
+    await t.driver.sendText("120363012345678901", "ok", { isGroup: true, quotedChannelId: "IN-OLD" });
+    expect(send.mock.lastCall?.[2]?.quoted?.key.participant).toBe("5215544445555@s.whatsapp.net");
+    await t.driver.disconnect();
+  });
+
+  it("should send into a disappearing chat with its timer, as the chat's messages tell it, until it is turned off", async () => {
+    const t = await connected();
+    const send = t.current().sendMessage;
+    const lidChat = "123456789012345@lid";
+    const group = "120363012345678901@g.us";
+    Object.assign(t.current(), {
+      groupMetadata: async (jid: string) => ({ id: jid, subject: "Ventas", participants: [], ephemeralDuration: 86_400 }),
+    });
+    t.current().emit("messages.upsert", {
+      type: "notify",
+      messages: [
+        // as a phone writes in a disappearing chat: the timer in the message's context, here in an ephemeralMessage
+        textMessage("E-1", "", {
+          key: { remoteJid: lidChat, remoteJidAlt: `${CONTACT}@s.whatsapp.net`, fromMe: false, id: "E-1" },
+          message: {
+            ephemeralMessage: { message: { extendedTextMessage: { text: "hola", contextInfo: { expiration: 604_800 } } } },
+          },
+        }),
+        // a reaction tells nothing of the timer; the group's metadata, fetched for its subject, does
+        textMessage("G-1", "", {
+          key: { remoteJid: group, participant: "5215544445555@s.whatsapp.net", fromMe: false, id: "G-1" },
+          message: { reactionMessage: { text: "👍", key: { remoteJid: group, id: "OUT-0", fromMe: true } } },
+        }),
+      ],
+    });
+    await t.driver.whenIdle();
+    const sent = await t.driver.sendText(CONTACT, "¿en qué le ayudo?");
+    expect(send).toHaveBeenLastCalledWith(
       `${CONTACT}@s.whatsapp.net`,
-      { text: "ok", contextInfo: { stanzaId: "UNKNOWN" } },
-      {},
+      { text: "¿en qué le ayudo?" },
+      { ephemeralExpiration: 604_800 },
     );
+    // Baileys puts it where the contact's phone reads it
+    expect(decodeContent(sent.content ?? "")?.extendedTextMessage?.contextInfo?.expiration).toBe(604_800);
+    await t.driver.sendText(lidChat, "por su LID");
+    expect(send.mock.lastCall?.[2]).toEqual({ ephemeralExpiration: 604_800 });
+    await t.driver.sendMedia(
+      CONTACT,
+      { data: Buffer.from("%PDF"), mimetype: "application/pdf", fileName: "f.pdf" },
+      { messageId: "3EB0X" },
+    );
+    expect(send.mock.lastCall?.[2]).toEqual({ ephemeralExpiration: 604_800, messageId: "3EB0X" });
+    await t.driver.sendText("120363012345678901", "hola grupo", { isGroup: true });
+    expect(send.mock.lastCall?.[2]).toEqual({ ephemeralExpiration: 86_400 });
+
+    // turned off: the setting comes as a protocol message (Baileys makes a group's one too)
+    const off = (id: string, remoteJid: string) =>
+      textMessage(id, "", {
+        key: { remoteJid, fromMe: false, id },
+        message: { protocolMessage: { type: proto.Message.ProtocolMessage.Type.EPHEMERAL_SETTING, ephemeralExpiration: 0 } },
+      });
+    t.current().emit("messages.upsert", {
+      type: "notify",
+      messages: [off("OFF-1", `${CONTACT}@s.whatsapp.net`), off("OFF-2", group)],
+    });
+    await t.driver.whenIdle();
+    await t.driver.sendText(CONTACT, "sin temporizador");
+    expect(send.mock.lastCall?.[2]).toEqual({});
+    await t.driver.sendText("120363012345678901", "tampoco aquí", { isGroup: true });
+    expect(send.mock.lastCall?.[2]).toEqual({});
     await t.driver.disconnect();
   });
 
@@ -975,7 +1140,7 @@ describe("#baileys driver outbound", () => {
   });
 
   it("should hand back what it sent as stored content that decodes to the same message", async () => {
-    const t = await connected();
+    const t = await connected({ loadQuoted: async () => ({ fromMe: false, body: "¿y la factura?" }) });
     const image = await t.driver.sendMedia(CONTACT, {
       data: Buffer.from("png"),
       mimetype: "image/png",
@@ -988,7 +1153,7 @@ describe("#baileys driver outbound", () => {
     const text = await t.driver.sendText(CONTACT, "hola", { quotedChannelId: "IN-9" });
     expect(decodeContent(text.content ?? "")?.extendedTextMessage).toMatchObject({
       text: "hola",
-      contextInfo: { stanzaId: "IN-9" },
+      contextInfo: { stanzaId: "IN-9", quotedMessage: { conversation: "¿y la factura?" } },
     });
     expect(decodeContent("{broken")).toBeUndefined();
     await t.driver.disconnect();

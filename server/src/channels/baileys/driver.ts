@@ -37,9 +37,11 @@ import {
   type Share,
   type StatusExtra,
 } from "../driver.js";
+import { KeyedQueue } from "../../lib/keyed-queue.js";
 import { memoryCache } from "../../lib/memory-cache.js";
 import { cachedKeys, clearAuthState, type DbAuthState, useDbAuthState } from "./auth-state.js";
 import { type BookEntry, type ContactsBookStore, dbContactsBook } from "./contacts-book.js";
+import { DisappearingChats } from "./disappearing.js";
 import { dbLidStore, type LidStore } from "./lid-store.js";
 import { mp3ToVoiceNote } from "./voice-note.js";
 import type { WaVersion } from "./wa-version.js";
@@ -76,7 +78,14 @@ export type BaileysSocket = {
 export type SocketFactory = (config: UserFacingSocketConfig) => BaileysSocket;
 
 /** What a quote needs to be drawn on the contact's phone. */
-export type QuotedInfo = { fromMe: boolean; body: string /** Group messages: the author's digits. */; participant?: string };
+export type QuotedInfo = {
+  fromMe: boolean;
+  body: string;
+  /** Group messages: the author's digits. */
+  participant?: string;
+  /** A received message's address as it came (InboundMessage.channelKey): its author's own jid, a LID maybe. */
+  key?: string | null;
+};
 
 export type BaileysDriverOptions = {
   db: Db;
@@ -85,6 +94,8 @@ export type BaileysDriverOptions = {
   makeSocket?: SocketFactory;
   /** Inbound media bytes (default: Baileys' downloadMediaMessage, with re-upload requests). */
   downloadMedia?: (msg: WAMessage, sock: BaileysSocket) => Promise<Buffer>;
+  /** Milliseconds a download may take before its message goes without the media (default DOWNLOAD_TIMEOUT_MS). */
+  downloadTimeoutMs?: number;
   /** Milliseconds before reconnect attempt n (0-based); default 1 s, 2 s, 4 s … capped at 30 s. */
   backoff?: (attempt: number) => number;
   /** The company's call setting; calls are rejected with a text when false. Default: allowed. */
@@ -119,6 +130,12 @@ const REPLACED_RETRY_MS = 60_000;
 /** A replacement this long after the last one is news again: its one retry is allowed. */
 const REPLACED_FORGOTTEN_MS = 60 * 60_000;
 const GROUP_SUBJECT_TTL_MS = 60 * 60_000;
+/**
+ * How long one inbound download may take. Baileys' download sets no time limit (only the HTTP client's
+ * idle timeouts, minutes long), and a chat's messages wait for each other: past this, the message is
+ * delivered without its media, as when the download fails.
+ */
+export const DOWNLOAD_TIMEOUT_MS = 60_000;
 
 export const defaultBackoff = (attempt: number) => Math.min(1000 * 2 ** attempt, 30_000);
 
@@ -175,8 +192,18 @@ export class BaileysDriver implements ChannelDriver {
   /** How often each message was asked for again, kept across this driver's sockets (Baileys' own is per socket). */
   private readonly retryCounts = memoryCache(60 * 60_000, 10_000);
   private readonly lids: LidStore;
-  /** Inbound events, in arrival order; statuses and creds on their own chains so nothing waits on media. */
-  private events: Promise<void> = Promise.resolve();
+  /**
+   * Inbound messages, each chat's in arrival order ("chat:<jid>"), chats apart at once: a slow download
+   * holds up its own chat only. A message being handed over also holds "msg:<id>", where updates of it
+   * wait (an ack or a revoke never lands before its row).
+   */
+  private readonly inbox = new KeyedQueue();
+  /** Acks, edits and revokes of messages not in the inbox, one at a time, beside the messages. */
+  private updates: Promise<void> = Promise.resolve();
+  /** LID mappings being written: messages received after one wait for it, so they resolve through it. */
+  private lidWrites: Promise<void> = Promise.resolve();
+  /** Chats' disappearing timers, as their messages tell them: every send there carries its chat's. */
+  private readonly disappearing = new DisappearingChats();
   private statuses: Promise<void> = Promise.resolve();
   private credsWrites: Promise<void> = Promise.resolve();
   private bookWrites: Promise<void> = Promise.resolve();
@@ -277,16 +304,11 @@ export class BaileysDriver implements ChannelDriver {
 
   /** Resolves once every event received so far has been handed over (tests, orderly shutdown). */
   async whenIdle(): Promise<void> {
+    const chains = () => [this.updates, this.lidWrites, this.statuses, this.credsWrites, this.bookWrites];
     for (;;) {
-      const pending = [this.events, this.statuses, this.credsWrites, this.bookWrites];
-      await Promise.all(pending);
-      if (
-        pending[0] === this.events &&
-        pending[1] === this.statuses &&
-        pending[2] === this.credsWrites &&
-        pending[3] === this.bookWrites
-      )
-        return;
+      const pending = chains();
+      await Promise.all([...pending, this.inbox.idle()]);
+      if (this.inbox.size === 0 && chains().every((chain, i) => chain === pending[i])) return;
     }
   }
 
@@ -393,22 +415,23 @@ export class BaileysDriver implements ChannelDriver {
     on("connection.update", (update) => this.onConnectionUpdate(sock, update));
     on("creds.update", () => this.saveCreds());
     on("messages.upsert", ({ messages }) => {
-      for (const msg of messages) this.enqueue(() => this.onMessage(sock, msg));
+      for (const msg of messages) this.receive(sock, msg);
     });
     on("messages.update", (updates) => {
-      for (const update of updates) this.enqueue(() => this.onUpdate(update));
+      for (const update of updates) this.update(update.key.id, () => this.onUpdate(update));
     });
     on("message-receipt.update", (receipts) => {
       for (const { key, receipt } of receipts) {
-        const ack = ackFromReceipt(receipt);
+        const ack = ackFromReceipt(receipt, key.remoteJid);
         if (key.fromMe && key.id && ack !== null) {
           const channelId = key.id;
-          this.enqueue(() => this.ctx.events.ack(channelId, ack));
+          this.update(channelId, () => this.ctx.events.ack(channelId, ack));
         }
       }
     });
     on("call", (calls) => {
-      for (const call of calls) if (call.status === "offer") this.enqueue(() => this.onCall(sock, call));
+      // on a lane of their own: a call is turned down at once, whatever a chat is downloading
+      for (const call of calls) if (call.status === "offer") this.lane("calls", () => this.onCall(sock, call));
     });
     on("contacts.upsert", (contacts) => this.rememberContacts(contacts));
     on("contacts.update", (contacts) => this.rememberContacts(contacts));
@@ -518,8 +541,28 @@ export class BaileysDriver implements ChannelDriver {
 
   // ─── events to Charla ─────────────────────────────────────────────────────
 
-  private enqueue(task: () => Promise<void>) {
-    this.events = this.events.then(task).catch((err) => this.log.error({ err, ...this.ref }, "whatsapp event not handled"));
+  private lane(key: string, task: () => Promise<void>): Promise<void> {
+    return this.inbox.run(key, () => task().catch((err) => this.log.error({ err, ...this.ref }, "whatsapp event not handled")));
+  }
+
+  /** A received message: on its chat's lane, after the LID mappings learnt before it; its updates wait for it. */
+  private receive(sock: BaileysSocket, msg: WAMessage) {
+    this.disappearing.tell(msg, [msg.key.remoteJid, msg.key.remoteJidAlt]);
+    const lidsBefore = this.lidWrites;
+    const handed = this.lane(`chat:${msg.key.remoteJid ?? ""}`, async () => {
+      await lidsBefore;
+      await this.onMessage(sock, msg);
+    });
+    if (msg.key.id) void this.inbox.run(`msg:${msg.key.id}`, () => handed);
+  }
+
+  /** An ack, edit or revoke: after its message when that is still being handed over, else at once. */
+  private update(channelId: string | null | undefined, task: () => Promise<void>) {
+    if (channelId && this.inbox.busy(`msg:${channelId}`)) {
+      void this.lane(`msg:${channelId}`, task);
+      return;
+    }
+    this.updates = this.updates.then(task).catch((err) => this.log.error({ err, ...this.ref }, "whatsapp update not handled"));
   }
 
   private emitStatus(status: ConnectionStatus, extra?: StatusExtra): Promise<void> {
@@ -549,14 +592,21 @@ export class BaileysDriver implements ChannelDriver {
   }
 
   private async onMessage(sock: BaileysSocket, msg: WAMessage) {
+    const { groupsIgnored, known } = this.ctx.events;
     const mapped = await mapMessage(msg, {
       lids: this.lidsFor(sock),
-      download: (m) => (this.opts.downloadMedia ?? this.defaultDownload)(m, sock),
+      download: (m) => this.download(m, sock),
       groupSubject: (jid) => this.groupSubject(sock, jid),
       ownNumber: this.ownNumber,
+      groupsIgnored: groupsIgnored?.bind(this.ctx.events),
+      known: known?.bind(this.ctx.events),
       log: this.log,
     });
     if (mapped.kind === "message") {
+      // the chat as replies address it: a LID chat's contact may have a number by now
+      const { number, isGroup, ignorable } = mapped.message;
+      if (!ignorable && number && !isGroup)
+        this.disappearing.tell(msg, [number.includes("@") ? number : `${number}@s.whatsapp.net`]);
       const key = msg.key.fromMe ? undefined : encodeKey(msg.key);
       await this.ctx.events.message(key ? { ...mapped.message, channelKey: key } : mapped.message);
     } else if (mapped.kind === "edited") await this.ctx.events.edited(mapped.channelId, mapped.body);
@@ -585,7 +635,7 @@ export class BaileysDriver implements ChannelDriver {
     }
     const caller = jidNormalizedUser(call.from);
     await sock
-      .sendMessage(caller, { text: CALLS_DISABLED_TEXT })
+      .sendMessage(caller, { text: CALLS_DISABLED_TEXT }, this.chatOptions(caller))
       .catch((err) => this.log.warn({ err, ...this.ref }, "whatsapp call notice not sent"));
     if (call.isGroup || isJidGroup(call.chatId)) return;
     const number = await resolveNumber(caller, call.callerPn, this.lidsFor(sock));
@@ -598,6 +648,20 @@ export class BaileysDriver implements ChannelDriver {
       mediaType: "call_log",
       timestamp: call.date,
     });
+  }
+
+  /** Media bytes within DOWNLOAD_TIMEOUT_MS; past it the download is left behind (its result unused). */
+  private async download(msg: WAMessage, sock: BaileysSocket): Promise<Buffer> {
+    const limit = this.opts.downloadTimeoutMs ?? DOWNLOAD_TIMEOUT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(channelError("ERR_WAPP_DOWNLOAD_MEDIA", `media download over ${limit} ms`)), limit);
+    });
+    try {
+      return await Promise.race([(this.opts.downloadMedia ?? this.defaultDownload)(msg, sock), expired]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private readonly defaultDownload = async (msg: WAMessage, sock: BaileysSocket): Promise<Buffer> => {
@@ -628,7 +692,9 @@ export class BaileysDriver implements ChannelDriver {
     const lid = userOf(lidJid);
     const pn = userOf(pnJid);
     if (!lid || !pn || !lidJid?.endsWith("lid") || !/^\d+$/.test(pn)) return;
-    this.enqueue(() => this.lids.set(lid, pn).catch((err) => this.log.debug({ err }, "lid not remembered")));
+    this.lidWrites = this.lidWrites.then(() =>
+      this.lids.set(lid, pn).catch((err) => this.log.debug({ err }, "lid not remembered")),
+    );
   }
 
   private rememberContacts(contacts: Partial<Contact>[]) {
@@ -686,22 +752,40 @@ export class BaileysDriver implements ChannelDriver {
     return `${digits}@s.whatsapp.net`;
   }
 
-  /** A reply: the whole quoted message when Charla knows it, else just its id. */
-  private async quoteFor(
-    jid: string,
-    opts?: SendOptions,
-  ): Promise<{ options: MiscMessageGenerationOptions; contextInfo?: proto.IContextInfo }> {
-    const id = opts?.quotedChannelId;
-    if (!id) return { options: {} };
-    const quoted = await this.opts.loadQuoted?.(id).catch(() => null);
-    if (!quoted) return { options: {}, contextInfo: { stanzaId: id } };
-    const participant = quoted.participant ? `${quoted.participant.replace(/\D/g, "")}@s.whatsapp.net` : undefined;
+  /** What goes with every send to a chat: its disappearing timer, when it has one (phones drop nothing then). */
+  private chatOptions(jid: string): MiscMessageGenerationOptions {
+    const group = isJidGroup(jid) ? this.groups.get<GroupMetadata>(jid) : undefined;
+    const seconds = this.disappearing.timerOf(jid, group?.ephemeralDuration);
+    return seconds ? { ephemeralExpiration: seconds } : {};
+  }
+
+  /** A send's options: the chat's, the quote, and the id Charla recorded before the send (record-first). */
+  private async sendOptions(jid: string, opts?: SendOptions): Promise<MiscMessageGenerationOptions> {
     return {
-      options: {
-        quoted: {
-          key: { remoteJid: jid, id, fromMe: quoted.fromMe, ...(participant ? { participant } : {}) },
-          message: { conversation: quoted.body },
-        },
+      ...(await this.quoteFor(jid, opts)),
+      ...this.chatOptions(jid),
+      ...(opts?.messageId ? { messageId: opts.messageId } : {}),
+    };
+  }
+
+  /**
+   * A reply quotes the whole message when Charla knows it. A quote the phone can draw needs the quoted
+   * text (Baileys builds stanzaId, participant and quotedMessage from it); an id alone shows nothing,
+   * so a reply to a message Charla never stored goes as a plain message.
+   */
+  private async quoteFor(jid: string, opts?: SendOptions): Promise<MiscMessageGenerationOptions> {
+    const id = opts?.quotedChannelId;
+    if (!id) return {};
+    const quoted = await this.opts.loadQuoted?.(id).catch(() => null);
+    if (!quoted) return {};
+    // the author as the message came (a LID group's member stays a LID); older rows know only digits
+    const received = quoted.key ? decodeKey(quoted.key) : null;
+    const digits = quoted.participant?.replace(/\D/g, "");
+    const participant = received?.participant ?? (digits ? `${digits}@s.whatsapp.net` : undefined);
+    return {
+      quoted: {
+        key: { remoteJid: jid, id, fromMe: quoted.fromMe, ...(participant ? { participant } : {}) },
+        message: { conversation: quoted.body },
       },
     };
   }
@@ -727,28 +811,28 @@ export class BaileysDriver implements ChannelDriver {
   async sendText(number: string, body: string, opts?: SendOptions): Promise<Sent> {
     this.live();
     const jid = this.jidOf(number, opts);
-    const { options, contextInfo } = await this.quoteFor(jid, opts);
-    return this.send(jid, { text: body, ...(contextInfo ? { contextInfo } : {}) }, withId(options, opts));
+    return this.send(jid, { text: body }, await this.sendOptions(jid, opts));
   }
 
   async sendMedia(number: string, media: MediaPayload & { caption?: string }, opts?: SendOptions): Promise<Sent> {
     this.live();
     const jid = this.jidOf(number, opts);
-    const { options, contextInfo } = await this.quoteFor(jid, opts);
-    const ctx = contextInfo ? { contextInfo } : {};
+    const options = await this.sendOptions(jid, opts);
     const mimetype = media.mimetype.split(";")[0].trim().toLowerCase();
     const caption = media.caption || undefined;
     let content: AnyMessageContent;
-    if (mimetype.startsWith("image/")) content = { image: media.data, caption, mimetype: media.mimetype, ...ctx };
-    else if (mimetype.startsWith("video/")) content = { video: media.data, caption, mimetype: media.mimetype, ...ctx };
+    if (mimetype.startsWith("image/")) content = { image: media.data, caption, mimetype: media.mimetype };
+    else if (mimetype.startsWith("video/")) content = { video: media.data, caption, mimetype: media.mimetype };
     else if (mimetype.startsWith("audio/")) {
       // an audio carries no caption on WhatsApp; the caption goes after it as its own text
       content = await this.audioContent(media, mimetype);
-    } else content = { document: media.data, mimetype: media.mimetype, fileName: media.fileName, caption, ...ctx };
-    const sent = await this.send(jid, content, withId(options, opts));
+    } else content = { document: media.data, mimetype: media.mimetype, fileName: media.fileName, caption };
+    const sent = await this.send(jid, content, options);
     if (mimetype.startsWith("audio/") && caption) {
       // the audio went out: a lost caption is logged, not reported as a failed send
-      await this.send(jid, { text: caption }, {}).catch((err) => this.log.warn({ err, ...this.ref }, "audio caption not sent"));
+      await this.send(jid, { text: caption }, this.chatOptions(jid)).catch((err) =>
+        this.log.warn({ err, ...this.ref }, "audio caption not sent"),
+      );
     }
     return sent;
   }
@@ -757,7 +841,7 @@ export class BaileysDriver implements ChannelDriver {
   async sendShared(number: string, share: Share, opts?: SendOptions): Promise<Sent> {
     this.live();
     const jid = this.jidOf(number, opts);
-    const { options } = await this.quoteFor(jid, opts);
+    const options = await this.sendOptions(jid, opts);
     let content: AnyMessageContent;
     if (share.kind === "location") {
       const { latitude, longitude, description } = share.location;
@@ -772,7 +856,7 @@ export class BaileysDriver implements ChannelDriver {
         },
       };
     } else content = { contacts: { displayName: share.name, contacts: [{ displayName: share.name, vcard: share.vcard }] } };
-    return this.send(jid, content, withId(options, opts));
+    return this.send(jid, content, options);
   }
 
   /**
@@ -941,9 +1025,4 @@ export function decodeContent(text: string): proto.IMessage | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Sends under the id Charla recorded before the send (record-first), so echoes and acks find that row. */
-function withId(options: MiscMessageGenerationOptions, opts?: SendOptions): MiscMessageGenerationOptions {
-  return opts?.messageId ? { ...options, messageId: opts.messageId } : options;
 }

@@ -6,6 +6,7 @@ import {
   ackFromReceipt,
   ackFromStatus,
   describe as describeMessage,
+  expirationOf,
   extensionFor,
   locationBody,
   type MapDeps,
@@ -163,6 +164,20 @@ describe("#baileys map-message", () => {
       });
     });
 
+    it("should not download the media of a message already stored (a replay)", async () => {
+      const download = vi.fn(async () => bytes("jpeg"));
+      const known = vi.fn(async (id: string) => id === "MSG1");
+      const replay = await asMessage(incoming({ imageMessage: { mimetype: "image/jpeg" } }), deps({ download, known }));
+      expect(replay.ignorable).toBe(true);
+      expect(download).not.toHaveBeenCalled();
+      const fresh = await asMessage(
+        incoming({ imageMessage: { mimetype: "image/jpeg" } }, { key: { remoteJid: JID, fromMe: false, id: "MSG2" } }),
+        deps({ download, known }),
+      );
+      expect(fresh.media?.data).toEqual(bytes("jpeg"));
+      expect(known.mock.calls).toEqual([["MSG1"], ["MSG2"]]);
+    });
+
     it("should still deliver the message, without media, when the download fails", async () => {
       const log = { warn: vi.fn() };
       const msg = await asMessage(
@@ -230,6 +245,69 @@ describe("#baileys map-message", () => {
       expect(voice).toMatchObject({ body: "Llamada perdida", mediaType: "call_log", number: CONTACT, fromMe: false });
       const video = await asMessage(incoming({}, { message: null, messageStubType: Stub.CALL_MISSED_VIDEO }));
       expect(video).toMatchObject({ body: "Videollamada perdida", mediaType: "call_log" });
+    });
+  });
+
+  describe("polls, events, invitations, products and orders", () => {
+    const body = async (message: proto.IMessage) => {
+      const msg = await asMessage(incoming(message));
+      expect(msg).toMatchObject({ mediaType: "chat", fromMe: false, number: CONTACT });
+      expect(msg.ignorable).toBeUndefined();
+      return msg.body;
+    };
+
+    it("should store a poll as its question and options, whichever version the phone sent", async () => {
+      const poll = {
+        name: "¿Qué día le queda?",
+        options: [{ optionName: "Lunes" }, { optionName: "Martes" }],
+        selectableOptionsCount: 1,
+      };
+      const expected = "📊 Encuesta: ¿Qué día le queda?\n- Lunes\n- Martes";
+      expect(await body({ pollCreationMessage: poll })).toBe(expected);
+      expect(await body({ pollCreationMessageV2: poll })).toBe(expected);
+      // as phones send them today: V3, with the poll's secret beside it
+      expect(await body({ messageContextInfo: { messageSecret: bytes("s".repeat(32)) }, pollCreationMessageV3: poll })).toBe(
+        expected,
+      );
+      expect(await body({ pollCreationMessageV3: { name: "¿Sí?" } })).toBe("📊 Encuesta: ¿Sí?");
+    });
+
+    it("should store an event, a group invitation, a product and an order as a line the agent can read", async () => {
+      expect(await body({ eventMessage: { name: "Inauguración", description: "Sucursal Centro", startTime: TS } })).toBe(
+        "📅 Evento: Inauguración\nSucursal Centro",
+      );
+      expect(await body({ eventMessage: { name: "Inauguración", isCanceled: true } })).toBe("📅 Evento cancelado: Inauguración");
+      expect(
+        await body({
+          groupInviteMessage: {
+            groupJid: "120363012345678901@g.us",
+            inviteCode: "AbCdEf",
+            groupName: "Clientes VIP",
+            caption: "Únete",
+          },
+        }),
+      ).toBe("👥 Invitación al grupo Clientes VIP\nÚnete");
+      expect(
+        await body({
+          productMessage: {
+            product: { productId: "P1", title: "Pastel de chocolate", currencyCode: "MXN", priceAmount1000: 350_000 },
+            businessOwnerJid: JID,
+          },
+        }),
+      ).toBe("🛍️ Producto: Pastel de chocolate");
+      expect(
+        await body({
+          orderMessage: { orderId: "ORD-77", orderTitle: "Pedido de pasteles", itemCount: 3, message: "Para el sábado" },
+        }),
+      ).toBe("🧾 Pedido Pedido de pasteles (3 artículos)\nPara el sábado");
+      expect(await body({ orderMessage: { orderId: "ORD-78", itemCount: 1 } })).toBe("🧾 Pedido ORD-78 (1 artículo)");
+    });
+
+    it("should keep the quote of a placeholder's reply", async () => {
+      const msg = await asMessage(
+        incoming({ pollCreationMessageV3: { name: "¿Cuál?", options: [{ optionName: "A" }], contextInfo: { stanzaId: "Q9" } } }),
+      );
+      expect(msg.quotedChannelId).toBe("Q9");
     });
   });
 
@@ -306,9 +384,19 @@ describe("#baileys map-message", () => {
       );
     });
 
-    it("should ignore a message without content and unsupported kinds", async () => {
+    it("should ignore a message without content, poll votes and unsupported kinds", async () => {
       await ignorable(incoming({}, { message: null }));
-      await ignorable(incoming({ pollCreationMessage: { name: "¿Pizza?", options: [{ optionName: "Sí" }] } }));
+      // a vote is encrypted for the poll's author; a ticket line per vote would be noise
+      await ignorable(
+        incoming({
+          pollUpdateMessage: {
+            pollCreationMessageKey: { remoteJid: JID, fromMe: true, id: "POLL1" },
+            vote: { encPayload: bytes("vote"), encIv: bytes("iv") },
+            senderTimestampMs: TS * 1000,
+          },
+        }),
+      );
+      await ignorable(incoming({ pinInChatMessage: { key: { remoteJid: JID, id: "X" }, type: 1 } }));
     });
 
     it("should not download media of an ignorable message", async () => {
@@ -342,6 +430,26 @@ describe("#baileys map-message", () => {
         participant: { number: "5215533334444", name: "Ana" },
         body: "hola grupo",
       });
+    });
+
+    it("should drop a group message before fetching anything when the company ignores groups", async () => {
+      const download = vi.fn(async () => bytes("jpeg"));
+      const groupSubject = vi.fn(async () => "Ventas CDMX");
+      const message = proto.WebMessageInfo.fromObject({
+        key: { remoteJid: GROUP, fromMe: false, id: "G2", participant: "5215533334444@s.whatsapp.net" },
+        message: { imageMessage: { mimetype: "image/jpeg" } },
+        messageTimestamp: TS,
+      }) as WAMessage;
+      const dropped = await asMessage(message, deps({ download, groupSubject, groupsIgnored: async () => true }));
+      expect(dropped.ignorable).toBe(true);
+      expect(download).not.toHaveBeenCalled();
+      expect(groupSubject).not.toHaveBeenCalled();
+      // a question that fails never drops a message
+      const kept = await asMessage(
+        message,
+        deps({ download, groupSubject, groupsIgnored: async () => Promise.reject(new Error("db")) }),
+      );
+      expect(kept).toMatchObject({ isGroup: true, name: "Ventas CDMX", media: { data: bytes("jpeg") } });
     });
 
     it("should resolve a LID author through participantAlt and remember the mapping", async () => {
@@ -424,9 +532,24 @@ describe("#baileys map-message", () => {
 
     it("should map receipts to acks: delivered 3, read 4, played 5", () => {
       expect(ackFromReceipt({ userJid: JID, receiptTimestamp: TS })).toBe(3);
-      expect(ackFromReceipt({ userJid: JID, receiptTimestamp: TS, readTimestamp: TS })).toBe(4);
+      expect(ackFromReceipt({ userJid: JID, receiptTimestamp: TS, readTimestamp: TS }, JID)).toBe(4);
       expect(ackFromReceipt({ userJid: JID, playedTimestamp: TS })).toBe(5);
       expect(ackFromReceipt({ userJid: JID })).toBeNull();
+    });
+
+    it("should count one group member reading or playing as delivered (3), not the group's read", () => {
+      const GROUP = "120363012345678901@g.us";
+      expect(ackFromReceipt({ userJid: JID, receiptTimestamp: TS }, GROUP)).toBe(3);
+      expect(ackFromReceipt({ userJid: JID, readTimestamp: TS }, GROUP)).toBe(3);
+      expect(ackFromReceipt({ userJid: JID, playedTimestamp: TS }, GROUP)).toBe(3);
+      const key = { remoteJid: GROUP, fromMe: true, id: "OUT-G" };
+      expect(mapUpdate({ key, update: { status: Status.READ } })).toEqual([{ kind: "ack", channelId: "OUT-G", ack: 3 }]);
+      expect(mapUpdate({ key, update: { status: Status.PLAYED } })).toEqual([{ kind: "ack", channelId: "OUT-G", ack: 3 }]);
+      expect(mapUpdate({ key, update: { status: Status.SERVER_ACK } })).toEqual([{ kind: "ack", channelId: "OUT-G", ack: 2 }]);
+      // a send the group never got still fails
+      expect(mapUpdate({ key, update: { status: Status.ERROR } })).toEqual([
+        { kind: "ack", channelId: "OUT-G", ack: -1, error: "ERR_SENDING_WAPP_MSG" },
+      ]);
     });
 
     it("should map messages.update entries to acks, revokes and edits", () => {
@@ -446,6 +569,45 @@ describe("#baileys map-message", () => {
         }),
       ).toEqual([{ kind: "edited", channelId: "OUT1", body: "editado" }]);
       expect(mapUpdate({ key: { remoteJid: JID }, update: { status: Status.READ } })).toEqual([]);
+    });
+  });
+
+  describe("disappearing chats", () => {
+    const EPHEMERAL_SETTING = proto.Message.ProtocolMessage.Type.EPHEMERAL_SETTING;
+
+    it("should read a chat's timer from its messages and from a change of the setting", () => {
+      // a text in a disappearing chat carries the timer in its context, bare or inside an ephemeralMessage
+      expect(expirationOf(incoming({ extendedTextMessage: { text: "hola", contextInfo: { expiration: 604_800 } } }))).toBe(
+        604_800,
+      );
+      expect(
+        expirationOf(
+          incoming({
+            ephemeralMessage: { message: { imageMessage: { mimetype: "image/jpeg", contextInfo: { expiration: 86_400 } } } },
+          }),
+        ),
+      ).toBe(86_400);
+      expect(expirationOf(incoming({ protocolMessage: { type: EPHEMERAL_SETTING, ephemeralExpiration: 7_776_000 } }))).toBe(
+        7_776_000,
+      );
+      // off: a setting of 0, or a message of the chat without a timer
+      expect(expirationOf(incoming({ protocolMessage: { type: EPHEMERAL_SETTING } }))).toBe(0);
+      expect(expirationOf(incoming({ conversation: "hola" }))).toBe(0);
+    });
+
+    it("should take nothing from what does not speak for the chat", () => {
+      expect(expirationOf(incoming({ reactionMessage: { text: "👍", key: { remoteJid: JID, id: "X" } } }))).toBeUndefined();
+      expect(
+        expirationOf(incoming({ protocolMessage: { type: proto.Message.ProtocolMessage.Type.REVOKE, key: { id: "X" } } })),
+      ).toBeUndefined();
+      expect(
+        expirationOf(
+          incoming({ senderKeyDistributionMessage: { groupId: "g", axolotlSenderKeyDistributionMessage: bytes("k") } }),
+        ),
+      ).toBeUndefined();
+      expect(
+        expirationOf(incoming({}, { message: null, messageStubType: proto.WebMessageInfo.StubType.CALL_MISSED_VOICE })),
+      ).toBeUndefined();
     });
   });
 

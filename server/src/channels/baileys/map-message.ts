@@ -14,6 +14,7 @@ import {
 import { Ack, type AckError, locationBody as sharedLocationBody, storableText } from "@charla/contracts";
 import type { InboundMessage, MediaPayload, MediaType } from "../driver.js";
 import type { LidStore } from "./lid-store.js";
+import { PLACEHOLDER_TYPES, placeholderBody } from "./placeholders.js";
 
 /*
  * Baileys messages in the driver's words. Everything here is a pure function of the message except
@@ -131,7 +132,16 @@ function contextInfoOf(m: proto.IMessage): proto.IContextInfo | null | undefined
     m.contactsArrayMessage?.contextInfo ??
     m.buttonsResponseMessage?.contextInfo ??
     m.listResponseMessage?.contextInfo ??
-    m.templateButtonReplyMessage?.contextInfo
+    m.templateButtonReplyMessage?.contextInfo ??
+    m.interactiveResponseMessage?.contextInfo ??
+    m.pollCreationMessage?.contextInfo ??
+    m.pollCreationMessageV2?.contextInfo ??
+    m.pollCreationMessageV3?.contextInfo ??
+    m.pollCreationMessageV5?.contextInfo ??
+    m.eventMessage?.contextInfo ??
+    m.groupInviteMessage?.contextInfo ??
+    m.productMessage?.contextInfo ??
+    m.orderMessage?.contextInfo
   );
 }
 
@@ -237,6 +247,7 @@ export function describe(msg: WAMessage): Described {
       };
     }
     default:
+      if (PLACEHOLDER_TYPES.has(type)) return content(placeholderBody(type, m), "chat");
       return { kind: "ignorable", reason: `unsupported ${type}` };
   }
 }
@@ -285,8 +296,20 @@ export type MapDeps = {
   groupSubject?: (jid: string) => Promise<string | undefined>;
   /** Digits of the linked phone: never taken for a contact's number. */
   ownNumber?: string;
+  /** Whether the company drops group messages: such a message is ignorable before anything is fetched for it. */
+  groupsIgnored?: () => Promise<boolean>;
+  /** Whether the channel id is stored already: a replay's media is not downloaded again. */
+  known?: (channelId: string) => Promise<boolean>;
   log?: { warn(obj: unknown, msg?: string): void };
 };
+
+/** A message Charla drops. */
+const ignorable = (channelId: string, fromMe: boolean): Mapped => ({
+  kind: "message",
+  message: { channelId, number: "", fromMe, body: "", mediaType: "chat", ignorable: true },
+});
+/** A question to Charla; one that fails (the database away) is a no, so it never drops a message. */
+const yes = (ask: () => Promise<boolean>) => ask().catch(() => false);
 
 /** A Baileys message as the driver's event: a message (maybe ignorable), an edit or a revoke. */
 export async function mapMessage(msg: WAMessage, deps: MapDeps): Promise<Mapped> {
@@ -294,12 +317,13 @@ export async function mapMessage(msg: WAMessage, deps: MapDeps): Promise<Mapped>
   const channelId = msg.key.id ?? "";
   const fromMe = !!msg.key.fromMe;
   if (described.kind === "edited" || described.kind === "revoked") return described;
-  if (described.kind === "ignorable") {
-    return { kind: "message", message: { channelId, number: "", fromMe, body: "", mediaType: "chat", ignorable: true } };
-  }
+  if (described.kind === "ignorable") return ignorable(channelId, fromMe);
 
   const jid = msg.key.remoteJid ?? "";
   const isGroup = !!isJidGroup(jid);
+  // decided before the group's subject is fetched and its media downloaded: the pipeline would drop it
+  const { groupsIgnored, known } = deps;
+  if (isGroup && groupsIgnored && (await yes(groupsIgnored))) return ignorable(channelId, fromMe);
   const alts = altsOf(msg.key);
   const pushName = storableText(msg.pushName ?? "").trim() || undefined;
   const seconds = toNumber(msg.messageTimestamp);
@@ -333,6 +357,8 @@ export async function mapMessage(msg: WAMessage, deps: MapDeps): Promise<Mapped>
   }
 
   if (described.media) {
+    // a replay of a stored message (a reconnect's offline batch, say) is a duplicate: its bytes are not fetched again
+    if (known && (await yes(() => known(channelId)))) return ignorable(channelId, fromMe);
     const media = await downloadOrNothing(msg, described.media, deps);
     if (media) message.media = media;
   }
@@ -375,12 +401,20 @@ export function ackFromStatus(status: proto.WebMessageInfo.Status | null | undef
   }
 }
 
-/** A recipient's receipt (groups report one per participant) as an ack. */
-export function ackFromReceipt(receipt: proto.IUserReceipt): number | null {
-  if (receipt.playedTimestamp) return Ack.played;
-  if (receipt.readTimestamp) return Ack.read;
+/** A recipient's receipt (groups report one per participant) as an ack, in the chat it came from. */
+export function ackFromReceipt(receipt: proto.IUserReceipt, remoteJid?: string | null): number | null {
+  if (receipt.playedTimestamp) return inChat(remoteJid, Ack.played);
+  if (receipt.readTimestamp) return inChat(remoteJid, Ack.read);
   if (receipt.receiptTimestamp) return Ack.delivered;
   return null;
+}
+
+/**
+ * In a group, one member reading (or playing) a message is not the group reading it: blue ticks there
+ * would tell the agent everyone saw it. Read and played count as delivered in a group chat.
+ */
+function inChat(remoteJid: string | null | undefined, ack: number): number {
+  return ack > Ack.delivered && isJidGroup(remoteJid ?? "") ? Ack.delivered : ack;
 }
 
 export type UpdateEvent =
@@ -394,7 +428,8 @@ export function mapUpdate({ key, update }: WAMessageUpdate): UpdateEvent[] {
   if (!channelId) return [];
   const events: UpdateEvent[] = [];
   if (update.status !== undefined && update.status !== null) {
-    const ack = ackFromStatus(update.status);
+    const status = ackFromStatus(update.status);
+    const ack = status === null ? null : inChat(key.remoteJid, status);
     // WhatsApp says only that it failed: the reason is the catalogue's "could not send"
     if (ack === Ack.failed) events.push({ kind: "ack", channelId, ack, error: "ERR_SENDING_WAPP_MSG" });
     else if (ack !== null) events.push({ kind: "ack", channelId, ack });
@@ -409,4 +444,19 @@ export function mapUpdate({ key, update }: WAMessageUpdate): UpdateEvent[] {
     events.push({ kind: "edited", channelId, body: textOf(inner) });
   }
   return events;
+}
+
+/**
+ * The disappearing-messages timer a message tells of its chat, in seconds (0: off), or undefined when
+ * it tells nothing. Phones put the chat's timer on every message of a disappearing chat
+ * (contextInfo.expiration, the content maybe inside an ephemeralMessage); a change of the timer
+ * comes as an EPHEMERAL_SETTING protocol message (Baileys turns a group's into one too).
+ */
+export function expirationOf(msg: WAMessage): number | undefined {
+  const m = normalizeMessageContent(msg.message);
+  const p = m?.protocolMessage;
+  if (p) return p.type === Protocol.EPHEMERAL_SETTING ? (p.ephemeralExpiration ?? 0) : undefined;
+  // only what Charla stores speaks for the chat: key exchanges, votes, call stubs and reactions carry no timer
+  if (!m || msg.messageStubType || m.reactionMessage || describe(msg).kind !== "content") return undefined;
+  return contextInfoOf(m)?.expiration ?? 0;
 }
