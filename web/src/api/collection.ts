@@ -102,10 +102,10 @@ export function defineCollection<T extends Entity, Form = unknown>(def: Definiti
     };
   }
 
-  /** The rows matching `search` (already debounced by the caller). */
-  function useList(search: string, enabled = true): ListState<T> {
-    return field ? usePaged(search, enabled) : useWhole(search, enabled);
-  }
+  /** The rows matching `search` (already debounced by the caller); paged or whole is fixed per collection. */
+  const useList: (search: string, enabled?: boolean) => ListState<T> = field
+    ? (search, enabled = true) => usePaged(search, enabled)
+    : (search, enabled = true) => useWhole(search, enabled);
 
   function useRecord(id: number | null) {
     return useQuery({
