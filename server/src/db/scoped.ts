@@ -10,6 +10,7 @@ import {
   settings,
   tags,
   ticketNotes,
+  userRatings,
   tickets,
   ticketTags,
   ticketTracking,
@@ -93,6 +94,7 @@ export function scoped(db: Db | Tx, companyId: number) {
     ticketTracking: tenantTable(db, ticketTracking, companyId),
     messages: tenantTable(db, messages, companyId),
     ticketNotes: tenantTable(db, ticketNotes, companyId),
+    userRatings: tenantTable(db, userRatings, companyId),
     tags: tenantTable(db, tags, companyId),
     quickMessages: tenantTable(db, quickMessages, companyId),
     ticketTags: {

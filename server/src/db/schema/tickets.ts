@@ -40,10 +40,23 @@ export const tickets = pgTable(
     useIntegration: boolean("use_integration").notNull().default(false),
     promptId: integer("prompt_id"),
     integrationId: integer("integration_id"),
+    // the chatbot's memory of this ticket (behaviours: Queue choice, Option tree, Working hours, Rating)
+    /** Where the contact is in its queue's option tree (null: at the queue's root, or not in a tree). */
+    queueOptionId: integer("queue_option_id"),
+    /** How many times the numbered list of queues was sent, and when last (maxUseBotQueues / timeUseBotQueues). */
+    botListCount: integer("bot_list_count").notNull().default(0),
+    botListAt: timestamp("bot_list_at", { withTimezone: true, mode: "date" }),
+    /** When the out-of-hours message was last sent: once per ticket per closed period. */
+    outOfHoursAt: timestamp("out_of_hours_at", { withTimezone: true, mode: "date" }),
+    /** Resolved and waiting for the contact's 1–3 (userRating); `ratingAsks` counts the questions sent. */
+    awaitingRating: boolean("awaiting_rating").notNull().default(false),
+    ratingAsks: integer("rating_asks").notNull().default(0),
     ...timestamps,
   },
   (t) => [
     unique("tickets_company_id_id_key").on(t.companyId, t.id),
+    // a contact's next message finds the ticket waiting for its rating
+    index("tickets_company_awaiting_rating_idx").on(t.companyId, t.contactId, t.whatsappId).where(sql`${t.awaitingRating}`),
     uniqueIndex("tickets_uuid_key").on(t.uuid),
     foreignKey({ columns: [t.companyId, t.contactId], foreignColumns: [contacts.companyId, contacts.id] }).onDelete("cascade"),
     // at most one live ticket per contact and connection: concurrent inbound messages cannot open two
@@ -102,6 +115,24 @@ export const ticketTracking = pgTable(
     foreignKey({ columns: [t.companyId, t.ticketId], foreignColumns: [tickets.companyId, tickets.id] }).onDelete("cascade"),
     index("ticket_tracking_company_ticket_idx").on(t.companyId, t.ticketId),
     index("ticket_tracking_company_finished_idx").on(t.companyId, t.finishedAt),
+  ],
+);
+
+/** A contact's answer to the rating question (1 insatisfecho, 2 satisfecho, 3 muy satisfecho) for a ticket and its agent. */
+export const userRatings = pgTable(
+  "user_ratings",
+  {
+    id: serial("id").primaryKey(),
+    companyId: companyId(),
+    ticketId: integer("ticket_id").notNull(),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    rate: integer("rate").notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    foreignKey({ columns: [t.companyId, t.ticketId], foreignColumns: [tickets.companyId, tickets.id] }).onDelete("cascade"),
+    index("user_ratings_company_user_idx").on(t.companyId, t.userId),
+    index("user_ratings_company_ticket_idx").on(t.companyId, t.ticketId),
   ],
 );
 

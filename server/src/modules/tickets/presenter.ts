@@ -38,7 +38,9 @@ function selectWithRelations(q: Scoped, company: SQL | number = q.companyId) {
 
 type Joined = Awaited<ReturnType<ReturnType<typeof selectWithRelations>["execute"]>>[number];
 /** The ticket's columns a view shows, and its relations' (null when the relation is gone). */
-export type TicketFacts = Omit<TicketRow, "companyId">;
+export type TicketFacts = Omit<TicketRow, "companyId" | BotStateColumn>;
+/** The chatbot's memory of a ticket: never shown, so the inbound path need not read it back. */
+type BotStateColumn = "queueOptionId" | "botListCount" | "botListAt" | "outOfHoursAt" | "awaitingRating" | "ratingAsks";
 export type TicketRelations = Omit<Joined, "ticket">;
 
 /** The one mapping from a ticket and its relations to its view (the inbound path uses it too). */
