@@ -34,6 +34,8 @@ type Props<V extends FieldValues> = {
   /** The record's values once loaded (editing): the form takes them when they first arrive. */
   loaded?: V | null;
   loading?: boolean;
+  /** The record could not be loaded: said once, with the shared error texts. */
+  loadError?: unknown;
   /** Throws the API's error: its field issues go back beside their fields, the rest is toasted. */
   onSubmit: (values: V, form: UseFormReturn<V>) => Promise<void>;
   children: (form: UseFormReturn<V>) => ReactNode;
@@ -72,6 +74,10 @@ export function FormDialog<V extends FieldValues>(props: Props<V>) {
     (zodResolver(schema.current as never) as unknown as Resolver<V>)(values, context, options);
   const form = useForm<V>({ resolver, defaultValues: props.defaultValues as DefaultValues<V> });
   const { reset } = form;
+
+  useEffect(() => {
+    if (props.loadError) toastError(props.loadError);
+  }, [props.loadError]);
 
   // filled once when the record arrives: a live update meanwhile does not overwrite what is being typed
   const filled = useRef(false);

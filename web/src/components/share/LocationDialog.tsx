@@ -1,13 +1,8 @@
 import type { SharedLocation } from "@charla/contracts";
-import { zodResolver } from "@hookform/resolvers/zod";
 import Box from "@mui/material/Box";
-import Dialog from "@mui/material/Dialog";
-import DialogContent from "@mui/material/DialogContent";
-import DialogTitle from "@mui/material/DialogTitle";
-import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { FormDialogActions } from "../form/FormDialogActions";
 import { FormTextField } from "../form/FormTextField";
+import { FormDialog } from "../list-kit/FormDialog";
 import { LocationFormSchema, type LocationFormValues, toSharedLocation } from "./share-form";
 
 type Props = {
@@ -25,55 +20,52 @@ const defaults: LocationFormValues = { latitude: "19.4326", longitude: "-99.1332
 /** Sharing a location: latitude, longitude and an optional description (the customer's phone or an agent). */
 export function LocationDialog({ open, onClose, onSend, testId }: Props) {
   const { t } = useTranslation();
-  const form = useForm<LocationFormValues>({ resolver: zodResolver(LocationFormSchema), defaultValues: defaults });
-  const busy = form.formState.isSubmitting;
-
-  const submit = form.handleSubmit(async (values) => {
-    if (await onSend(toSharedLocation(values))) {
-      form.reset(defaults);
-      onClose();
-    }
-  });
-
   return (
-    <Dialog
+    <FormDialog<LocationFormValues>
       open={open}
-      onClose={busy ? undefined : onClose}
-      fullWidth
+      onClose={onClose}
+      title={t("share.location.title")}
+      testId={`${testId}-dialog`}
+      submitLabel={t("actions.send")}
+      submitTestId={`${testId}-send`}
+      schema={LocationFormSchema}
+      defaultValues={defaults}
       maxWidth="xs"
-      slotProps={{
-        paper: { component: "form", noValidate: true, onSubmit: submit, "data-testid": `${testId}-dialog` } as object,
+      onSubmit={async (values, form) => {
+        if (!(await onSend(toSharedLocation(values)))) return;
+        form.reset(defaults);
+        onClose();
       }}
     >
-      <DialogTitle>{t("share.location.title")}</DialogTitle>
-      <DialogContent sx={{ display: "flex", flexDirection: "column", gap: 2, pt: "8px !important" }}>
-        <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: "1fr 1fr" }}>
+      {(form) => (
+        <>
+          <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: "1fr 1fr" }}>
+            <FormTextField
+              control={form.control}
+              name="latitude"
+              label={t("share.location.latitude")}
+              autoFocus
+              autoComplete="off"
+              testId={`${testId}-lat`}
+            />
+            <FormTextField
+              control={form.control}
+              name="longitude"
+              label={t("share.location.longitude")}
+              autoComplete="off"
+              testId={`${testId}-lng`}
+            />
+          </Box>
           <FormTextField
             control={form.control}
-            name="latitude"
-            label={t("share.location.latitude")}
-            autoFocus
+            name="description"
+            label={t("share.location.description")}
             autoComplete="off"
-            testId={`${testId}-lat`}
+            fullWidth
+            testId={`${testId}-description`}
           />
-          <FormTextField
-            control={form.control}
-            name="longitude"
-            label={t("share.location.longitude")}
-            autoComplete="off"
-            testId={`${testId}-lng`}
-          />
-        </Box>
-        <FormTextField
-          control={form.control}
-          name="description"
-          label={t("share.location.description")}
-          autoComplete="off"
-          fullWidth
-          testId={`${testId}-description`}
-        />
-      </DialogContent>
-      <FormDialogActions onCancel={onClose} busy={busy} submitLabel={t("actions.send")} submitTestId={`${testId}-send`} />
-    </Dialog>
+        </>
+      )}
+    </FormDialog>
   );
 }

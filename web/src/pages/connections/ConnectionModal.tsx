@@ -1,10 +1,10 @@
 import { ConnectionForm } from "@charla/contracts";
-import { useEffect, useMemo } from "react";
+import { useMemo } from "react";
 import type { UseFormReturn } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../api/client";
 import { useConnection, useSaveConnection } from "../../api/connections";
-import { errorText, toastError } from "../../api/errors";
+import { errorText } from "../../api/errors";
 import { useQueues } from "../../api/lookups";
 import { FormDialog } from "../../components/list-kit/FormDialog";
 import { toast } from "../../lib/toast";
@@ -22,10 +22,6 @@ export function ConnectionModal({ open, connectionId, onClose }: Props) {
   const save = useSaveConnection();
   const defaults = useMemo(() => formValuesOf(), []);
   const loaded = useMemo(() => (existing.data ? formValuesOf(existing.data) : null), [existing.data]);
-
-  useEffect(() => {
-    if (existing.isError) toastError(existing.error);
-  }, [existing.isError, existing.error]);
 
   // The contract's schema validates as the API does and its output (numbers coerced) is what is sent.
   // ERR_NO_OTHER_WHATSAPP, ERR_CONNECTION_LIMIT_REACHED… read best as the shared error toast (core §8);
@@ -54,6 +50,7 @@ export function ConnectionModal({ open, connectionId, onClose }: Props) {
       schema={ConnectionForm}
       defaultValues={defaults}
       loaded={loaded}
+      loadError={existing.error}
       loading={!isNew && existing.isLoading}
       onSubmit={submit}
       maxWidth="md"

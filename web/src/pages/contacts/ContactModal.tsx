@@ -1,11 +1,10 @@
 import { ContactForm, type ContactView } from "@charla/contracts";
 import Box from "@mui/material/Box";
 import Divider from "@mui/material/Divider";
-import { useEffect, useMemo } from "react";
+import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "../../lib/toast";
 import { contactCollection } from "../../api/contacts";
-import { toastError } from "../../api/errors";
 import { FormDialog } from "../../components/list-kit/FormDialog";
 import { FormTextField } from "../../components/form/FormTextField";
 import { ExtraInfoFields } from "./ExtraInfoFields";
@@ -33,10 +32,6 @@ export function ContactModal({ open, contactId, onClose, initialName, onSaved }:
   const defaults = useMemo(() => ({ ...formValuesOf(), name: initialName ?? "" }), [initialName]);
   const loaded = useMemo(() => (existing.data ? formValuesOf(existing.data) : null), [existing.data]);
 
-  useEffect(() => {
-    if (existing.isError) toastError(existing.error);
-  }, [existing.isError, existing.error]);
-
   // The contract's schema validates here exactly as the API does; its output (digits-only number) is sent.
   // ERR_DUPLICATED_CONTACT and the other codes read best as the shared error toast (core §8).
   const submit = async (values: ContactFormValues) => {
@@ -58,6 +53,7 @@ export function ContactModal({ open, contactId, onClose, initialName, onSaved }:
       schema={ContactForm}
       defaultValues={defaults}
       loaded={loaded}
+      loadError={existing.error}
       loading={!isNew && existing.isLoading}
       onSubmit={submit}
     >

@@ -1,10 +1,9 @@
 import { Limits, OwnUserUpdateForm, UserCreateForm, UserUpdateForm } from "@charla/contracts";
-import { useEffect, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import type { UseFormReturn } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { toast } from "../../lib/toast";
 import { ApiError } from "../../api/client";
-import { toastError } from "../../api/errors";
 import { useQueues, useWhatsapps } from "../../api/lookups";
 import { useProtectedImage } from "../../api/media";
 import { profileImagePath, useUploadProfileImage, userCollection } from "../../api/users";
@@ -53,10 +52,6 @@ export function UserModal({ open, userId, onClose }: Props) {
   const defaults = useMemo(() => formValuesOf(), []);
   const loaded = useMemo(() => (existing.data ? formValuesOf(existing.data) : null), [existing.data]);
 
-  useEffect(() => {
-    if (existing.isError) toastError(existing.error);
-  }, [existing.isError, existing.error]);
-
   // core §5: the picture must be jpeg; refused here too so a wrong file never leaves the browser.
   const choosePhoto = (file: File) => {
     if (file.type !== JPEG) toast.error(t("errors:ERR_INVALID_FILE_TYPE"));
@@ -93,6 +88,7 @@ export function UserModal({ open, userId, onClose }: Props) {
       schema={schema}
       defaultValues={defaults}
       loaded={loaded}
+      loadError={existing.error}
       loading={savedId !== null && existing.isLoading}
       onSubmit={submit}
     >
