@@ -126,6 +126,104 @@ describe("areas page", () => {
     await expect.poll(() => row(page, "Ventas").count(), { timeout: 10_000 }).toBe(0);
     await context.close();
   });
+  it("a customer walks a two-level option tree from the Simulator page: list, wrong answer, option, back, leaf", async () => {
+    const token = await apiLogin(server.url, ADMIN.email, ADMIN.password);
+    await setSetting(token, "scheduleType", "disabled");
+    const connections = await api<{ id: number; provider: string; name: string; number: string; queues: { id: number }[] }[]>(
+      server.url,
+      "GET",
+      "/whatsapp",
+      undefined,
+      token,
+    );
+    const simulator = connections.find((c) => c.provider === "simulator");
+    if (!simulator) throw new Error("no simulator connection");
+    const ventas = await api<{ id: number }>(
+      server.url,
+      "POST",
+      "/queue",
+      { name: "Ventas Bot", color: "#0062B1", greetingMessage: "Ventas, ¿qué busca?", orderQueue: 1 },
+      token,
+    );
+    const soporte = await api<{ id: number }>(
+      server.url,
+      "POST",
+      "/queue",
+      { name: "Soporte Bot", color: "#194D33", orderQueue: 2 },
+      token,
+    );
+    const precios = await api<{ id: number }>(
+      server.url,
+      "POST",
+      "/queue-options",
+      { queueId: ventas.id, title: "Precios", message: "Nuestras líneas:" },
+      token,
+    );
+    await api(
+      server.url,
+      "POST",
+      "/queue-options",
+      { queueId: ventas.id, parentId: precios.id, title: "Mayoristas", message: "Le escribe un asesor mayorista." },
+      token,
+    );
+    await api(
+      server.url,
+      "PUT",
+      `/whatsapp/${simulator.id}`,
+      {
+        name: simulator.name,
+        number: simulator.number || "5215500000000",
+        provider: "simulator",
+        isDefault: true,
+        greetingMessage: "¡Bienvenido! Elija un área:",
+        queueIds: [ventas.id, soporte.id],
+      },
+      token,
+    );
+
+    const { context, page } = await newPage(browser);
+    await loginThroughUi(page, server.url, ADMIN.email, ADMIN.password);
+    await page.getByTestId("menu-simulator").click();
+    await page.getByTestId("simulator-thread").waitFor();
+    await input(page, "simulator-number").fill("5215577778888");
+    const say = async (text: string) => {
+      await page.getByTestId("simulator-body").fill(text);
+      await page.getByTestId("simulator-send").click();
+    };
+    const botSaid = (text: string) =>
+      expect
+        .poll(async () => (await page.getByTestId("simulator-out").allTextContents()).join("\n"), { timeout: 15_000 })
+        .toContain(text);
+
+    await say("Hola");
+    await botSaid("¡Bienvenido! Elija un área:");
+    await botSaid("[ 1 ] - Ventas Bot");
+    await say("7");
+    await expect
+      .poll(
+        async () => (await page.getByTestId("simulator-out").allTextContents()).filter((t) => t.includes("Elija un área")).length,
+        { timeout: 15_000 },
+      )
+      .toBe(2);
+    await say("1");
+    await botSaid("Ventas, ¿qué busca?");
+    await botSaid("[ 1 ] - Precios");
+    await say("1");
+    await botSaid("Nuestras líneas:");
+    await botSaid("[ 1 ] - Mayoristas");
+    await say("0");
+    await expect
+      .poll(
+        async () =>
+          (await page.getByTestId("simulator-out").allTextContents()).filter((t) => t.includes("[ 1 ] - Precios")).length,
+        { timeout: 15_000 },
+      )
+      .toBe(2);
+    await say("1");
+    await say("1");
+    await botSaid("Le escribe un asesor mayorista.");
+    await context.close();
+  });
 });
 
 /** After the browser logged in, the set-up's API token is gone (one session per user): use the page's. */

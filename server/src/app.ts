@@ -11,9 +11,11 @@ import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod
 import type { Config } from "./config.js";
 import type { Services } from "./context.js";
 import { Sessions } from "./channels/sessions.js";
+import { registerChatbot } from "./chatbot/index.js";
 import { type Database, openDatabase } from "./db/client.js";
 import { seed } from "./db/seed.js";
 import { startInterruptedSendSweep } from "./jobs/interrupted-sends.js";
+import { startJobRunner } from "./jobs/runner.js";
 import { loggerOptions } from "./lib/logger.js";
 import { Storage, databaseUsage } from "./lib/storage.js";
 import { authRoutes } from "./modules/auth/routes.js";
@@ -85,12 +87,16 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   };
   // drivers call back into the pipeline with these same services
   services.sessions = new Sessions(services);
+  registerChatbot();
   if (config.redisUrl) await services.sessions.connectBus(config.redisUrl);
   app.decorate("charla", services);
   const stopSendSweep = startInterruptedSendSweep(services);
+  const jobs = config.jobsIntervalMs > 0 ? startJobRunner(services, { intervalMs: config.jobsIntervalMs }) : null;
   // sockets first: an open websocket would keep the HTTP server's close waiting forever
   app.addHook("preClose", async () => {
     stopSendSweep();
+    // a round under way finishes (its sends need the sessions), no new one starts
+    await jobs?.stop();
     await services.sessions.stopAll();
     await realtime.close();
   });

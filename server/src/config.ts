@@ -33,6 +33,8 @@ export type Config = {
   companyStorageQuotaBytes: number;
   /** Test mode: "beta" connections use a stand-in phone that shows a QR and scans it itself. */
   fakeWhatsapp: boolean;
+  /** How often the timed jobs (delayed routing, expiry) run on this node (JOBS_INTERVAL_MS, 0 = never). */
+  jobsIntervalMs: number;
 };
 
 const int = (v: string | undefined, d: number) => {
@@ -86,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dbStatementTimeoutMs: int(env.DB_STATEMENT_TIMEOUT_MS, 15_000),
     companyStorageQuotaBytes: int(env.COMPANY_STORAGE_QUOTA_MB, 5 * 1024) * 1024 * 1024,
     fakeWhatsapp: env.CHARLA_FAKE_WHATSAPP === "1",
+    jobsIntervalMs: int(env.JOBS_INTERVAL_MS, 5_000),
     ...overrides,
   };
 }

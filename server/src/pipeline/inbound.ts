@@ -13,6 +13,7 @@ import { ticketAudience } from "../policies/tickets.js";
 import { upsertContact } from "./contact.js";
 import { extensionOf, summary } from "./media.js";
 import { KeyedQueue } from "../lib/keyed-queue.js";
+import { type RatingAnswer, afterRatingAnswer, takeRatingAnswer } from "../chatbot/rating-answer.js";
 import { reopenTicket, ticketForInbound } from "./ticket.js";
 import { audienceOf, messageViewOf, ticketViewOf } from "./views.js";
 import { type WrittenRow, writerFor } from "./writer.js";
@@ -25,11 +26,12 @@ export type InboundResult =
   | { stored: true; ticketId: number; messageId: number; created: boolean }
   | { stored: false; reason: "ignorable" | "group-ignored" | "duplicate" };
 
-/** What runs after a message is stored and broadcast; the Areas issue hooks its bot and hours here. */
+/** What runs after a message is stored and broadcast (the chatbot, the profile picture). */
 export type AfterInbound = (
   s: Services,
   source: InboundSource,
-  result: { ticketId: number; messageId: number; msg: InboundMessage },
+  /** `ticket`: the ticket as just broadcast, so a hook can tell without a query that it has nothing to do. */
+  result: { ticketId: number; messageId: number; msg: InboundMessage; ticket?: TicketView },
 ) => Promise<void>;
 export const afterInboundHooks: AfterInbound[] = [];
 
@@ -43,6 +45,8 @@ type Delivery = {
   ticket: TicketView;
   message: MessageView;
   audience: number[];
+  /** A rating answer's reply (completion or the question again), sent once the message is out. */
+  rating?: RatingAnswer | null;
 };
 
 const ordering = new WeakMap<Services, KeyedQueue>();
@@ -93,10 +97,15 @@ async function ingest(s: Services, source: InboundSource, msg: InboundMessage): 
     return { stored: false, reason: "duplicate" };
   }
   broadcast(s, source.companyId, delivery);
+  if (delivery.rating) {
+    await afterRatingAnswer(s, source.companyId, delivery.rating).catch((err) =>
+      s.log.error({ err, ticketId: delivery.ticketId }, "rating answer's reply failed"),
+    );
+  }
   // the message is stored whatever a hook does; a failing hook is logged, not redelivered
   for (const hook of afterInboundHooks) {
     try {
-      await hook(s, source, { ticketId: delivery.ticketId, messageId: delivery.messageId, msg });
+      await hook(s, source, { ticketId: delivery.ticketId, messageId: delivery.messageId, msg, ticket: delivery.ticket });
     } catch (err) {
       s.log.error({ err, ticketId: delivery.ticketId }, "after-inbound hook failed");
     }
@@ -150,12 +159,17 @@ async function storeInTransaction(
   msg: InboundMessage,
   mediaPath: string | null,
 ): Promise<Delivery | null> {
-  let written: { ticket: TicketRow; stored: MessageRow; created: boolean };
+  let written: { ticket: TicketRow; stored: MessageRow; created: boolean; rating: RatingAnswer | null };
   try {
     written = await withTransaction(s.db, async (tx) => {
       const q = scoped(tx, source.companyId);
       const contact = await upsertContact(q, source.whatsappId, msg);
-      const { ticket, created } = await ticketForInbound(q, contact, source.whatsappId, msg.fromMe);
+      // a pending rating comes first (behaviours: inbound path 7): its answer stays on the closed ticket
+      const rating = msg.fromMe ? null : await takeRatingAnswer(q, contact.id, source.whatsappId, msg.body);
+      const rated = rating && rating.kind !== "gave-up" ? rating.ticket : null;
+      const { ticket, created } = rated
+        ? { ticket: rated, created: false }
+        : await ticketForInbound(q, contact, source.whatsappId, msg.fromMe, { reopen: !rating });
       const quoted = msg.quotedChannelId ? await findByChannelId(q, source.whatsappId, msg.quotedChannelId) : null;
       const [stored] = await tx
         .insert(messages)
@@ -186,12 +200,12 @@ async function storeInTransaction(
         .update(tickets)
         .set({
           lastMessage: summary({ ...msg, fileName: msg.media?.fileName }),
-          unreadMessages: msg.fromMe ? ticket.unreadMessages : sql`${tickets.unreadMessages} + 1`,
+          unreadMessages: msg.fromMe || rated ? ticket.unreadMessages : sql`${tickets.unreadMessages} + 1`,
           updatedAt: new Date(),
         })
         .where(q.tickets.where(eq(tickets.id, ticket.id)))
         .returning();
-      return { ticket: updated, stored, created };
+      return { ticket: updated, stored, created, rating };
     });
   } catch (err) {
     if (err instanceof Duplicate) return null;
@@ -202,7 +216,15 @@ async function storeInTransaction(
     present(s, source.companyId, written.ticket),
     presentMessages(q, [written.stored]),
   ]);
-  return { ticketId: written.ticket.id, messageId: written.stored.id, created: written.created, ticket, message, audience };
+  return {
+    ticketId: written.ticket.id,
+    messageId: written.stored.id,
+    created: written.created,
+    ticket,
+    message,
+    audience,
+    rating: written.rating,
+  };
 }
 
 /** After the commit: the ticket's new state and the message, to the users who may see the ticket. */

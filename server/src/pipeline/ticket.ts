@@ -18,9 +18,12 @@ export async function ticketForInbound(
   whatsappId: number,
   /** Typed on the company's own phone: recorded, but it does not reopen a closed conversation. */
   fromMe = false,
+  /** false: a closed ticket is not taken up again (a rating given up on: the message is a new conversation). */
+  { reopen = true }: { reopen?: boolean } = {},
 ): Promise<{ ticket: TicketRow; created: boolean; reopened: boolean }> {
   const live = await findLive(q, contact.id, whatsappId);
   if (live) return { ticket: live, created: false, reopened: false };
+  if (!reopen) return createTicket(q, contact, whatsappId);
 
   // "closed less than 2 h ago" is read from when its last episode finished: updatedAt moves with
   // any later write (tags, a no-op save) and would stretch the window
@@ -42,7 +45,10 @@ export async function ticketForInbound(
     .for("update");
   if (recent && fromMe) return { ticket: recent, created: false, reopened: false };
   if (recent) return { ticket: await reopenTicket(q, recent.id, whatsappId), created: false, reopened: true };
+  return createTicket(q, contact, whatsappId);
+}
 
+async function createTicket(q: Scoped, contact: { id: number; isGroup: boolean }, whatsappId: number) {
   // the partial unique index allows one live ticket per contact and connection: a concurrent
   // message that created it first wins, and this one joins its ticket
   const [created] = await q.db
@@ -59,9 +65,22 @@ export async function ticketForInbound(
   return { ticket: raced, created: false, reopened: false };
 }
 
-/** A closed ticket back to pending for whoever takes it (user and queue cleared), with a new tracking episode. */
+/**
+ * A closed ticket back to pending for whoever takes it (user and queue cleared), with a new tracking
+ * episode; the chatbot starts over with it (a rating it waited for is no longer asked).
+ */
 export async function reopenTicket(q: Scoped, ticketId: number, whatsappId: number): Promise<TicketRow> {
-  const reopened = await q.tickets.update(ticketId, { status: "pending", userId: null, queueId: null, chatbot: false });
+  const reopened = await q.tickets.update(ticketId, {
+    status: "pending",
+    userId: null,
+    queueId: null,
+    chatbot: false,
+    queueOptionId: null,
+    botListCount: 0,
+    botListAt: null,
+    awaitingRating: false,
+    ratingAsks: 0,
+  });
   await startEpisode(q, ticketId, whatsappId);
   return reopened as TicketRow;
 }

@@ -7,8 +7,9 @@ import { summary } from "./media.js";
  * The common inbound cases in one statement, for a batch of messages of one connection: a message of a
  * known contact whose ticket is live, or of a number never seen (a new contact with a new pending
  * ticket and its tracking episode). Everything else (a returning contact whose ticket was closed, which
- * may reopen it, or a new number another statement is creating at the same moment) comes back
- * `unresolved` for the transactional path, which knows those rules.
+ * may reopen it, a contact whose answer to a rating question is awaited, or a new number another
+ * statement is creating at the same moment) comes back `unresolved` for the transactional path, which
+ * knows those rules.
  *
  * One statement is one round trip and its own transaction: the connection is held only while it writes,
  * and the commit (the WAL flush) is shared by every message of the batch. Exactly once: a channel id
@@ -59,6 +60,9 @@ live as (
   select c.ord, t.id as ticket_id from contact c
   join tickets t on t.company_id = $1 and t.contact_id = c.id and t.whatsapp_id = $2 and t.status in ('open', 'pending')
   where not c.is_new
+    -- a contact asked for a rating answers it first: the transactional path knows that rule
+    and not exists (select 1 from tickets r where r.company_id = $1 and r.contact_id = c.id and r.whatsapp_id = $2
+                     and r.awaiting_rating)
 ),
 opened as (
   insert into tickets (company_id, contact_id, whatsapp_id, status, is_group, last_message, unread_messages)
@@ -276,7 +280,7 @@ async function runInbound(s: Services, values: unknown[]): Promise<WrittenRow[]>
   const client = (s.db as unknown as { $client: Queryable }).$client;
   const res =
     s.dbKind === "postgres"
-      ? await client.query({ name: "charla_inbound_v2", text: INBOUND_SQL, values })
+      ? await client.query({ name: "charla_inbound_v3", text: INBOUND_SQL, values })
       : await client.query(INBOUND_SQL, values);
   return res.rows as WrittenRow[];
 }

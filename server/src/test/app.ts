@@ -36,6 +36,8 @@ export async function getTestApp(
       refreshReuseGraceSec: 0,
       webDist: null,
       logLevel: "warn",
+      // timed jobs act on every company of the shared database: tests run their sweeps themselves
+      jobsIntervalMs: 0,
       ...overrides,
     },
   );

@@ -13,8 +13,9 @@ import {
   vcardBody,
 } from "@charla/contracts";
 import { and, eq, ne, sql } from "drizzle-orm";
-import { outgoingMessageId, type Sent, type Share } from "../../channels/driver.js";
+import { type ChannelDriver, outgoingMessageId, type Sent, type Share } from "../../channels/driver.js";
 import type { Services } from "../../context.js";
+import type { Db, Tx } from "../../db/client.js";
 import { type Scoped, scoped } from "../../db/scoped.js";
 import { contacts, messages, tickets } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
@@ -105,13 +106,22 @@ export async function sendToTicket(s: Services, companyId: number, ticket: Ticke
 
   const recorded = await recordOutgoing(s, companyId, ticket, out);
   if (!recorded.send) return (await presentMessages(q, [recorded.row]))[0];
-  const row = recorded.row;
-
-  const opts = {
+  return dispatch(s, companyId, ticket, { contact, driver }, recorded.row, {
+    mimetype: out.media?.mimetype,
     quotedChannelId: out.quoted?.channelId ?? undefined,
-    isGroup: contact.isGroup,
-    messageId: row.channelId ?? undefined,
-  };
+  });
+}
+
+/** Steps 2 and 3 of a recorded row: the driver sends it under its channel id, the row is completed or marked failed. */
+async function dispatch(
+  s: Services,
+  companyId: number,
+  ticket: TicketRow,
+  { contact, driver }: Recipient,
+  row: MessageRow,
+  { mimetype, quotedChannelId }: { mimetype?: string; quotedChannelId?: string } = {},
+): Promise<MessageView> {
+  const opts = { quotedChannelId, isGroup: contact.isGroup, messageId: row.channelId ?? undefined };
   let sent: Sent;
   try {
     const share = shareOfRow(row);
@@ -122,8 +132,8 @@ export async function sendToTicket(s: Services, companyId: number, ticket: Ticke
         contact.number,
         {
           data: await s.storage.read(companyId, row.mediaPath),
-          mimetype: out.media?.mimetype ?? "application/octet-stream",
-          fileName: row.mediaName ?? out.media?.fileName ?? "file",
+          mimetype: mimetype ?? "application/octet-stream",
+          fileName: row.mediaName ?? "file",
           caption: row.body || undefined,
         },
         opts,
@@ -154,8 +164,10 @@ function recordedForm(out: Outgoing): { body: string; mediaType: MediaType } {
   return { body: out.body, mediaType: out.media ? mediaTypeOf(out.media.mimetype) : "chat" };
 }
 
+type Recipient = { contact: { number: string; isGroup: boolean }; driver: ChannelDriver };
+
 /** The contact's number and the running driver of the ticket's connection, checked before anything is recorded. */
-async function recipientOf(s: Services, companyId: number, ticket: TicketRow) {
+async function recipientOf(s: Services, companyId: number, ticket: TicketRow): Promise<Recipient> {
   const q = scoped(s.db, companyId);
   const [contact] = await q.db
     .select({ number: contacts.number, isGroup: contacts.isGroup })
@@ -352,5 +364,48 @@ export async function sendAutomatic(s: Services, companyId: number, ticket: Tick
   } catch (err) {
     // the message is recorded as failed (ack -1) in the ticket: the agents see it did not go out
     s.log.warn({ err, ticketId: ticket.id }, "automatic message not sent");
+  }
+}
+
+/**
+ * Step 1 of an automatic message inside the caller's transaction, with the change that causes it
+ * (a timed job closing a ticket): both commit or neither does, so a crash can neither lose the
+ * message nor, run again, record it twice. Send it after the commit with `deliverRecorded`.
+ */
+export async function recordAutomatic(db: Db | Tx, companyId: number, ticket: TicketRow, body: string): Promise<MessageRow> {
+  const [row] = await db
+    .insert(messages)
+    .values({
+      companyId,
+      ticketId: ticket.id,
+      contactId: ticket.contactId,
+      whatsappId: ticket.whatsappId,
+      channelId: outgoingMessageId(),
+      body,
+      mediaType: "chat",
+      fromMe: true,
+      read: true,
+      ack: Ack.queued,
+      userId: null,
+      isAutomatic: true,
+    })
+    .returning();
+  return row;
+}
+
+/**
+ * Steps 2 and 3 for a row `recordAutomatic` committed. Never throws: a missing session or a driver's
+ * failure marks the row failed (-1) for the agents to see; a process dying before this leaves the row
+ * queued for `failInterruptedSends`, never sent twice.
+ */
+export async function deliverRecorded(s: Services, companyId: number, ticket: TicketRow, row: MessageRow): Promise<void> {
+  try {
+    const recipient = await recipientOf(s, companyId, ticket).catch(async (err) => {
+      await markFailed(s, companyId, ticket, row, driverError(err, "ERR_WAPP_NOT_INITIALIZED").code);
+      throw err;
+    });
+    await dispatch(s, companyId, ticket, recipient, row);
+  } catch (err) {
+    s.log.warn({ err, ticketId: ticket.id, messageId: row.id }, "automatic message not sent");
   }
 }

@@ -12,23 +12,18 @@ import { desc, eq, inArray, isNull, ne } from "drizzle-orm";
 import type { z } from "zod";
 import type { RequestCtx } from "../../context.js";
 import { type Scoped, scoped } from "../../db/scoped.js";
-import { contacts, queues, tickets, ticketTracking, users, whatsapps } from "../../db/schema/index.js";
+import { queues, tickets, ticketTracking, users, whatsapps } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
 import { AppError, found } from "../../lib/app-error.js";
-import { fillTemplate } from "../../lib/template.js";
 import { canSeeTicket, ticketAudience } from "../../policies/tickets.js";
 import { sendAutomatic } from "../messages/send.js";
-import { settingValue } from "../settings/queries.js";
+import { asksRating, automaticMessageOf } from "./automatic-messages.js";
 import { ticketChangeBroadcast } from "./broadcast.js";
 import { type Viewer, isStaff, loadViewer } from "./viewer.js";
 
 type TicketRow = typeof tickets.$inferSelect;
 type CreateInput = z.output<typeof TicketCreateForm>;
 type UpdateInput = z.output<typeof TicketUpdateForm>;
-
-/** The accept message (behaviours: automatic messages) until connections carry their own. */
-export const ACCEPT_MESSAGE = "{{greeting}} *{{firstName}}*, mi nombre es *{{user}}* y ahora estoy a cargo de su atención.";
-export const TRANSFER_MESSAGE = "*Mensaje automático:* su atención fue transferida al área *{{queue}}*. En breve será atendido.";
 
 /**
  * ERR_OTHER_OPEN_TICKET for the contact's live ticket on the connection, if any. Which ticket, whose
@@ -176,11 +171,22 @@ function decide(ctx: RequestCtx, viewer: Viewer, t: TicketRow, input: UpdateInpu
   if (target === "closed")
     return {
       kind: "resolve",
-      patch: { status: "closed", userId: me, useIntegration: false, promptId: null, integrationId: null, chatbot: false },
+      patch: {
+        status: "closed",
+        userId: me,
+        useIntegration: false,
+        promptId: null,
+        integrationId: null,
+        chatbot: false,
+        queueOptionId: null,
+      },
     };
   if (target === "pending") return { kind: "return", patch: { status: "pending", userId: null } };
-  if (t.status === "pending") return { kind: "accept", patch: { status: "open", userId: me, chatbot: false } };
-  return { kind: "reopen", patch: { status: "open", userId: me } };
+  // an agent taking the ticket stops the bot (behaviours: Option tree)
+  if (t.status === "pending")
+    return { kind: "accept", patch: { status: "open", userId: me, chatbot: false, queueOptionId: null } };
+  // a reopened ticket no longer waits for its rating
+  return { kind: "reopen", patch: { status: "open", userId: me, awaitingRating: false, ratingAsks: 0 } };
 }
 
 async function currentEpisode(q: Scoped, ticketId: number) {
@@ -250,8 +256,11 @@ export async function updateTicket(ctx: RequestCtx, id: number, input: UpdateInp
       found(await q.whatsapps.findById(change.patch.whatsappId), "ERR_NO_WAPP_FOUND");
 
     const closing = change.patch.status === "closed";
+    // the rating question goes out after the commit; the ticket waits for its answer from now on
+    const rating = change.kind === "resolve" && (await asksRating(q, t));
     const patch: Partial<TicketRow> = {
       ...change.patch,
+      ...(rating ? { awaitingRating: true, ratingAsks: 1 } : {}),
       ...(closing
         ? {}
         : {
@@ -286,27 +295,18 @@ export async function updateTicket(ctx: RequestCtx, id: number, input: UpdateInp
     followUp = await automaticMessageFor(ctx, q, change.kind, updated);
     return broadcast.view;
   });
+  // sent once the change is committed; its failure is recorded on the message, never on the change
   if (followUp) await (followUp as () => Promise<void>)();
   return view;
 }
 
-/** The accept and transfer messages of core §4 and the behaviours file, when their settings say so. */
+/** The accept, transfer and resolve messages of core §4 and the behaviours file, to send after the commit. */
 async function automaticMessageFor(ctx: RequestCtx, q: Scoped, kind: Change["kind"], t: TicketRow) {
-  if (t.isGroup || (kind !== "accept" && kind !== "transfer")) return null;
-  const key = kind === "accept" ? "sendGreetingAccepted" : "sendMsgTransfTicket";
-  if ((await settingValue(q, key)) !== "enabled") return null;
-  const [contact] = await q.db
-    .select({ name: contacts.name })
-    .from(contacts)
-    .where(q.contacts.where(eq(contacts.id, t.contactId)));
-  const queue = t.queueId ? await q.queues.findById(t.queueId) : null;
-  const body = fillTemplate(kind === "accept" ? ACCEPT_MESSAGE : TRANSFER_MESSAGE, {
-    name: contact?.name,
-    user: ctx.user.name,
-    queue: queue?.name,
-    ticketId: t.id,
-  });
-  return () => sendAutomatic(ctx, ctx.companyId, t, body);
+  if (kind !== "accept" && kind !== "transfer" && kind !== "resolve") return null;
+  // a transfer names its new agent; accept and resolve the agent acting
+  const agent = kind === "transfer" ? (t.userId ? await q.users.findById(t.userId) : null) : ctx.user;
+  const body = await automaticMessageOf(q, kind, t, agent);
+  return body ? () => sendAutomatic(ctx, ctx.companyId, t, body) : null;
 }
 
 /** DELETE /tickets/{id} (admin): everyone who saw it drops it. */

@@ -1,0 +1,55 @@
+import type { TicketView } from "@charla/contracts";
+import type { InboundMessage } from "../channels/driver.js";
+import type { Services } from "../context.js";
+import { scoped } from "../db/scoped.js";
+import { walkTree } from "./option-tree.js";
+import { outOfHours } from "./out-of-hours.js";
+import { chooseQueue } from "./queue-choice.js";
+import { type BotWorld, NOTHING, type Step, applyStep, loadTicket, loadWorld } from "./state.js";
+
+/**
+ * What the bot answers a message of a ticket no agent holds (behaviours: inbound path 10–12): out of
+ * hours the notice and nothing else; without a queue the queue choice; in a tree the next step.
+ */
+export async function decide(w: BotWorld, input: string): Promise<Step> {
+  const { queueId, chatbot } = w.ticket;
+  const queue = queueId ? await w.q.queues.findById(queueId) : null;
+  const closed = outOfHours(w, queue);
+  if (closed) return closed;
+  if (!queueId) return chooseQueue(w, input);
+  if (!chatbot || !queue) return NOTHING;
+  const step = await walkTree(w, queue, input);
+  if (step !== "main-menu") return step;
+  // `#`: queue and place cleared, the main list again (or the only queue's menu)
+  const reset = { queueId: null, queueOptionId: null, chatbot: false };
+  const fresh = await chooseQueue({ ...w, ticket: { ...w.ticket, ...reset } }, input, true);
+  return { patch: { ...reset, ...fresh.patch }, texts: fresh.texts };
+}
+
+/**
+ * The after-inbound hook: runs once the message is stored and broadcast. Nothing for what the company
+ * sent, groups, a ticket an agent holds or a closed one (a rating answer is stored there), or a message
+ * older than the ticket's latest received one (delivered late). A replayed event never gets here: the
+ * pipeline stores it once and runs the hooks once.
+ */
+export async function runChatbot(
+  s: Services,
+  source: { companyId: number },
+  result: { ticketId: number; messageId: number; msg: InboundMessage; ticket?: TicketView },
+): Promise<void> {
+  const { msg, ticket: seen } = result;
+  if (msg.fromMe || msg.isGroup) return;
+  // what the pipeline already knows spares the bot a query for most of an agent's messages
+  if (seen && (seen.isGroup || seen.status === "closed" || seen.userId !== null)) return;
+  const q = scoped(s.db, source.companyId);
+  const loaded = await loadTicket(q, result.ticketId, result.messageId);
+  if (!loaded) return;
+  const { ticket } = loaded;
+  if (ticket.isGroup || ticket.status === "closed" || ticket.userId !== null) return;
+  if (loaded.late) return;
+  // in its queue, out of the bot, no hours to keep: the ticket waits for a human, nothing more to read
+  if (ticket.queueId && !ticket.chatbot && loaded.scheduleType === "disabled") return;
+  const w = await loadWorld(s, q, loaded);
+  if (!w) return;
+  await applyStep(w, await decide(w, msg.body));
+}

@@ -1,0 +1,141 @@
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import type { Services } from "../context.js";
+import { type Scoped, scoped } from "../db/scoped.js";
+import { companies, contacts, queues, tickets, ticketTracking, users, whatsapps } from "../db/schema/index.js";
+import { type TemplateFacts, fillTemplate } from "../lib/template.js";
+import { sendAutomatic } from "../modules/messages/send.js";
+import { clock } from "./clock.js";
+import { RATING_ANSWERS, ratingQuestion } from "./rating-question.js";
+
+type TicketRow = typeof tickets.$inferSelect;
+
+/** How often the question is asked at most: once on resolve, once more after an answer that is not 1–3. */
+export const MAX_RATING_ASKS = 2;
+
+/** What a contact's message did to their ticket waiting for a rating (behaviours: Rating). */
+export type RatingAnswer =
+  | { kind: "rated"; ticket: TicketRow; rate: number }
+  | { kind: "asked-again"; ticket: TicketRow }
+  | { kind: "gave-up" };
+
+/**
+ * Inside the inbound transaction, before the message's ticket is chosen: the contact's ticket on this
+ * connection waiting for a rating (closed, awaitingRating; the partial index
+ * tickets_company_awaiting_rating_idx), locked, and what the message does to it:
+ * - exactly 1, 2 or 3: the rating is stored for the ticket and its agent, the ticket's last episode
+ *   is marked rated, the wait ends; the message belongs to that closed ticket, which stays closed;
+ * - anything else, asked fewer than twice: asked again (the message also stays on the closed ticket);
+ * - else the wait ends and the message starts a new conversation (a new ticket, never this one reopened).
+ * Null when no rating is awaited. The caller sends the completion or the question after its commit
+ * (`afterRatingAnswer`).
+ */
+export async function takeRatingAnswer(
+  q: Scoped,
+  contactId: number,
+  whatsappId: number,
+  body: string,
+): Promise<RatingAnswer | null> {
+  const waiting = await q.db
+    .select()
+    .from(tickets)
+    .where(
+      q.tickets.where(
+        eq(tickets.contactId, contactId),
+        eq(tickets.whatsappId, whatsappId),
+        sql`${tickets.awaitingRating}`,
+        eq(tickets.status, "closed"),
+      ),
+    )
+    .orderBy(desc(tickets.id))
+    .for("update");
+  if (waiting.length === 0) return null;
+  const [ticket, ...older] = waiting;
+  // only the latest resolved ticket is rated: an older question left unanswered is dropped
+  if (older.length > 0)
+    await endWait(
+      q,
+      older.map((t) => t.id),
+    );
+  const typed = body.trim();
+  if ((RATING_ANSWERS as readonly string[]).includes(typed)) {
+    const rate = Number(typed);
+    const now = clock.now();
+    await q.userRatings.insert({ ticketId: ticket.id, userId: ticket.userId, rate });
+    await q.db
+      .update(ticketTracking)
+      .set({ rated: true, ratingAt: now, updatedAt: now })
+      .where(
+        q.ticketTracking.where(
+          eq(
+            ticketTracking.id,
+            sql`(select max(${ticketTracking.id}) from ${ticketTracking}
+              where ${ticketTracking.companyId} = ${q.companyId} and ${ticketTracking.ticketId} = ${ticket.id})`,
+          ),
+        ),
+      );
+    return { kind: "rated", rate, ticket: await patch(q, ticket.id, { awaitingRating: false }) };
+  }
+  if (ticket.ratingAsks < MAX_RATING_ASKS) {
+    return { kind: "asked-again", ticket: await patch(q, ticket.id, { ratingAsks: ticket.ratingAsks + 1 }) };
+  }
+  await endWait(q, [ticket.id]);
+  return { kind: "gave-up" };
+}
+
+// not q.tickets.update: the closed list's order (updatedAt) is not the rating's business
+async function patch(q: Scoped, id: number, values: Partial<TicketRow>): Promise<TicketRow> {
+  const [row] = await q.db
+    .update(tickets)
+    .set(values)
+    .where(q.tickets.where(eq(tickets.id, id)))
+    .returning();
+  return row;
+}
+
+async function endWait(q: Scoped, ids: number[]) {
+  await q.db
+    .update(tickets)
+    .set({ awaitingRating: false })
+    .where(q.tickets.where(inArray(tickets.id, ids)));
+}
+
+/**
+ * After the commit: a rating's completion message (the connection's complationMessage), or the
+ * question asked once more. A given-up wait sends nothing here: the bot greets the new conversation.
+ */
+export async function afterRatingAnswer(s: Services, companyId: number, answer: RatingAnswer): Promise<void> {
+  if (answer.kind === "gave-up") return;
+  const q = scoped(s.db, companyId);
+  const { ticket } = answer;
+  const [facts] = await q.db
+    .select({
+      complationMessage: whatsapps.complationMessage,
+      ratingMessage: whatsapps.ratingMessage,
+      contactName: contacts.name,
+      contactEmail: contacts.email,
+      timeZone: companies.timeZone,
+      queueName: queues.name,
+      userName: users.name,
+    })
+    .from(contacts)
+    .innerJoin(companies, eq(companies.id, contacts.companyId))
+    .leftJoin(whatsapps, and(eq(whatsapps.companyId, companyId), eq(whatsapps.id, ticket.whatsappId ?? -1)))
+    .leftJoin(queues, and(eq(queues.companyId, companyId), eq(queues.id, ticket.queueId ?? -1)))
+    .leftJoin(users, and(eq(users.companyId, companyId), eq(users.id, ticket.userId ?? -1)))
+    .where(q.contacts.where(eq(contacts.id, ticket.contactId)));
+  if (!facts) return;
+  const template: TemplateFacts = {
+    name: facts.contactName,
+    email: facts.contactEmail,
+    user: facts.userName ?? undefined,
+    queue: facts.queueName ?? undefined,
+    ticketId: ticket.id,
+    timeZone: facts.timeZone,
+    now: clock.now(),
+  };
+  const body =
+    answer.kind === "rated"
+      ? fillTemplate(facts.complationMessage ?? "", template)
+      : ratingQuestion(facts.ratingMessage, template);
+  if (body.trim()) await sendAutomatic(s, companyId, ticket, body);
+}

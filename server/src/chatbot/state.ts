@@ -1,0 +1,174 @@
+import { SettingDefinitions, type SettingKey } from "@charla/contracts";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Services } from "../context.js";
+import { type Scoped, scoped } from "../db/scoped.js";
+import { companies, contacts, type queues, settings, tickets, ticketTracking, whatsapps } from "../db/schema/index.js";
+import { withTransaction } from "../db/tx.js";
+import { type TemplateFacts, fillTemplate } from "../lib/template.js";
+import { sendAutomatic } from "../modules/messages/send.js";
+import { ticketChangeBroadcast } from "../modules/tickets/broadcast.js";
+import { clock } from "./clock.js";
+
+export type TicketRow = typeof tickets.$inferSelect;
+export type QueueRow = typeof queues.$inferSelect;
+
+/** What the bot changes on a ticket: its place in the flow (tickets' chatbot memory, migration 0017). */
+export type BotPatch = Partial<
+  Pick<TicketRow, "queueId" | "queueOptionId" | "chatbot" | "botListCount" | "botListAt" | "outOfHoursAt">
+>;
+/** The bot's answer to one message: the ticket's new state and the texts to send, in order. */
+export type Step = { patch?: BotPatch; texts: string[] };
+export const NOTHING: Step = { texts: [] };
+
+/** Everything one decision reads, loaded once per message. */
+export type BotWorld = {
+  s: Services;
+  /** On the pool: the decision reads, `applyStep` writes in its own transaction. */
+  q: Scoped;
+  ticket: TicketRow;
+  scheduleType: string;
+  keyword: boolean;
+  connection: Pick<
+    typeof whatsapps.$inferSelect,
+    "id" | "greetingMessage" | "outOfHoursMessage" | "maxUseBotQueues" | "timeUseBotQueues"
+  >;
+  company: { schedules: (typeof companies.$inferSelect)["schedules"]; timeZone: string };
+  contact: { name: string; email: string };
+  now: Date;
+};
+
+const setting = (companyId: number, key: SettingKey) =>
+  sql<
+    string | null
+  >`(select ${settings.value} from ${settings} where ${settings.companyId} = ${companyId} and ${settings.key} = ${key})`;
+
+/**
+ * How much older than the ticket's newest received message a message may be and still drive the bot:
+ * a message delivered late (a phone's offline queue, a sync) must not answer a menu already moved on.
+ * The margin covers the clocks of the two write paths (the database's, the server's).
+ */
+const LATE_AFTER = "1 minute";
+
+/**
+ * The ticket, whether the message is older than the ticket's newest received one, and the settings the
+ * bot follows, in one statement: most messages stop here (an agent's ticket, a late message).
+ */
+export async function loadTicket(q: Scoped, ticketId: number, messageId: number) {
+  const [row] = await q.db
+    .select({
+      ticket: tickets,
+      late: sql<boolean>`coalesce((select m.created_at from messages m
+        where m.company_id = ${q.companyId} and m.ticket_id = ${ticketId} and not m.from_me
+        order by m.created_at desc, m.id desc limit 1)
+        > (select m.created_at from messages m where m.company_id = ${q.companyId} and m.id = ${messageId})
+          + ${LATE_AFTER}::interval, false)`,
+      scheduleType: setting(q.companyId, "scheduleType"),
+      chatBotType: setting(q.companyId, "chatBotType"),
+    })
+    .from(tickets)
+    .where(q.tickets.where(eq(tickets.id, ticketId)));
+  if (!row) return null;
+  return {
+    ticket: row.ticket,
+    late: row.late,
+    scheduleType: row.scheduleType ?? SettingDefinitions.scheduleType.default,
+    chatBotType: row.chatBotType ?? SettingDefinitions.chatBotType.default,
+  };
+}
+
+/** The rest of the world for a ticket the bot handles: its connection, company hours and contact. */
+export async function loadWorld(
+  s: Services,
+  q: Scoped,
+  loaded: NonNullable<Awaited<ReturnType<typeof loadTicket>>>,
+): Promise<BotWorld | null> {
+  const { ticket } = loaded;
+  if (ticket.whatsappId === null) return null;
+  const [row] = await q.db
+    .select({
+      connection: {
+        id: whatsapps.id,
+        greetingMessage: whatsapps.greetingMessage,
+        outOfHoursMessage: whatsapps.outOfHoursMessage,
+        maxUseBotQueues: whatsapps.maxUseBotQueues,
+        timeUseBotQueues: whatsapps.timeUseBotQueues,
+      },
+      company: { schedules: companies.schedules, timeZone: companies.timeZone },
+      contact: { name: contacts.name, email: contacts.email },
+    })
+    .from(whatsapps)
+    .innerJoin(companies, eq(companies.id, whatsapps.companyId))
+    .innerJoin(contacts, q.contacts.where(eq(contacts.id, ticket.contactId)))
+    .where(q.whatsapps.where(eq(whatsapps.id, ticket.whatsappId)));
+  if (!row) return null;
+  return {
+    s,
+    q,
+    ticket,
+    scheduleType: loaded.scheduleType,
+    keyword: loaded.chatBotType === "keyword",
+    ...row,
+    now: clock.now(),
+  };
+}
+
+/** The zone a ticket's hours and variables are read in: its queue's with scheduleType queue, else the company's. */
+export function zoneOf(w: BotWorld, queue?: Pick<QueueRow, "timeZone"> | null): string {
+  return w.scheduleType === "queue" && queue ? queue.timeZone : w.company.timeZone;
+}
+
+/** An automatic text with its {{variables}} filled for this ticket (behaviours: template variables). */
+export function fill(w: BotWorld, text: string, queue?: Pick<QueueRow, "name" | "timeZone"> | null): string {
+  const facts: TemplateFacts = {
+    name: w.contact.name,
+    email: w.contact.email,
+    ticketId: w.ticket.id,
+    queue: queue?.name,
+    timeZone: zoneOf(w, queue),
+    now: w.now,
+  };
+  return fillTemplate(text, facts);
+}
+
+/**
+ * The step, applied: the ticket's new state in a transaction that first checks nobody changed the
+ * ticket meanwhile (an agent accepting it stops the bot), its update to the lists when its queue or
+ * chatbot flag moved, then the texts, each recorded and sent as an automatic message.
+ */
+export async function applyStep(w: BotWorld, step: Step): Promise<void> {
+  let ticket = w.ticket;
+  const patch = step.patch ?? {};
+  if (Object.keys(patch).length > 0) {
+    const updated = await withTransaction(w.s.db, async (tx, afterCommit) => {
+      const q = scoped(tx, w.q.companyId);
+      const before = await q.tickets.lockById(ticket.id);
+      const moved =
+        !before ||
+        before.userId !== null ||
+        before.status === "closed" ||
+        before.queueId !== ticket.queueId ||
+        before.queueOptionId !== ticket.queueOptionId;
+      if (moved) return null;
+      const after = (await q.tickets.update(ticket.id, patch)) as TicketRow;
+      if (after.queueId !== before.queueId) await episodeQueue(q, ticket.id, after.queueId);
+      if (after.queueId !== before.queueId || after.chatbot !== before.chatbot) {
+        const broadcast = await ticketChangeBroadcast(w.s, q, before, after);
+        afterCommit(broadcast.emit);
+      }
+      return after;
+    });
+    if (!updated) return;
+    ticket = updated;
+  }
+  for (const text of step.texts) {
+    if (text.trim()) await sendAutomatic(w.s, w.q.companyId, ticket, text);
+  }
+}
+
+/** The dashboard counts the episode in the queue the bot chose (behaviours: Ticket tracking). */
+async function episodeQueue(q: Scoped, ticketId: number, queueId: number | null) {
+  await q.db
+    .update(ticketTracking)
+    .set({ queueId, updatedAt: new Date() })
+    .where(q.ticketTracking.where(and(eq(ticketTracking.ticketId, ticketId), isNull(ticketTracking.finishedAt))));
+}
