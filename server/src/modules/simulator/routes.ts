@@ -17,6 +17,7 @@ import { type Scoped, scoped } from "../../db/scoped.js";
 import { contacts, messages, tickets } from "../../db/schema/index.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { driverError } from "../messages/send.js";
+import { chatbotDone } from "../../chatbot/index.js";
 import { toInbound } from "./inbound-message.js";
 
 const Params = z.object({ whatsappId: z.coerce.number().int().positive().max(2_147_483_647) });
@@ -58,6 +59,8 @@ export async function simulatorRoutes(app: FastifyInstance) {
         throw driverError(err, "ERR_WAPP_NOT_INITIALIZED");
       });
       const row = before ? null : await stored(channelId);
+      // the simulator shows the bot's answer with the message, as a phone would a moment later
+      if (row) await chatbotDone(req.ctx.companyId, row.ticketId);
       return reply
         .status(row ? 201 : 200)
         .send({ channelId, stored: !!row, messageId: row?.id ?? null, ticketId: row?.ticketId ?? before?.ticketId ?? null });
