@@ -1,7 +1,17 @@
 import i18n, { type BackendModule } from "i18next";
 import { initReactI18next } from "react-i18next";
 import { StorageKeys, writeItem } from "../lib/storage";
-import { authNamespaces, detectLanguage, fallbackLanguage, type Language, languages, loadBundle, toLanguage } from "./texts";
+import {
+  authNamespaces,
+  detectLanguage,
+  fallbackLanguage,
+  type Language,
+  languages,
+  loadBundle,
+  loadPageTexts,
+  pageNamespaces,
+  toLanguage,
+} from "./texts";
 
 export { type Language, languages };
 
@@ -10,8 +20,11 @@ const bundleBackend: BackendModule = {
   type: "backend",
   init() {},
   read(language, namespace, callback) {
-    loadBundle(language, authNamespaces.includes(namespace) ? "auth" : "app").then(
-      (bundle) => callback(null, bundle[namespace] ?? {}),
+    const texts = pageNamespaces.includes(namespace)
+      ? loadPageTexts(language, namespace)
+      : loadBundle(language, authNamespaces.includes(namespace) ? "auth" : "app").then((bundle) => bundle[namespace] ?? {});
+    texts.then(
+      (found) => callback(null, found),
       (error: unknown) => callback(error instanceof Error ? error : String(error), false),
     );
   },

@@ -14,7 +14,23 @@ export const fallbackLanguage: Language = "es";
 export type Bundle = Record<string, Record<string, unknown>>;
 export type Group = "auth" | "app";
 export const authNamespaces: readonly string[] = ["common", "login", "errors"];
+/**
+ * Areas only their own pages read (administration, the dashboard): each language's file is its own
+ * chunk, fetched when a page first asks for it, so the inbox does not carry them. Keep this list and
+ * the exclusions in ./bundles/*.app.ts alike.
+ */
+export const pageNamespaces: readonly string[] = ["home", "queues", "tags", "quick-messages"];
 const bundleFiles = import.meta.glob<Bundle>("./bundles/*.{auth,app}.ts", { import: "default" });
+const pageFiles = import.meta.glob<Record<string, unknown>>(
+  ["./*/home.json", "./*/queues.json", "./*/tags.json", "./*/quick-messages.json"],
+  { import: "default" },
+);
+
+/** One page namespace of one language ({} when there is no such file). */
+export function loadPageTexts(language: string, namespace: string): Promise<Record<string, unknown>> {
+  const load = pageFiles[`./${language}/${namespace}.json`];
+  return load ? load() : Promise.resolve({});
+}
 const bundles = new Map<string, Promise<Bundle>>();
 
 export function loadBundle(language: string, group: Group): Promise<Bundle> {

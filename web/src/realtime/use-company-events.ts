@@ -4,8 +4,6 @@ import { useTranslation } from "react-i18next";
 import { toast } from "../lib/toast";
 import { useConnectionEvents } from "../api/connections";
 import { contactCollection } from "../api/contacts";
-import { queueCollection } from "../api/queues";
-import { ticketKeys } from "../api/tickets";
 import { putSettingInCache, settingKeys } from "../api/settings";
 import { userCollection } from "../api/users";
 import { useAuth } from "../auth/context";
@@ -31,11 +29,6 @@ export function useCompanyEvents(): void {
 
   // connections and their sessions: the page, the pickers and the menu badge read the same list
   useConnectionEvents();
-  // areas: the page and every picker read the same list; tickets show their area's name and colour,
-  // and a deleted area leaves its tickets without one
-  queueCollection.useLiveEvents((event) => {
-    if (event.action !== "create") void queryClient.invalidateQueries({ queryKey: ticketKeys.lists() });
-  });
 
   // users: the page and the modal; one's own changes reach the session too
   userCollection.useLiveEvents((event) => {

@@ -2,5 +2,17 @@ import { byNamespace } from "./by-namespace";
 
 // Every other area's texts, for the signed-in screens; see ../texts.ts for the split.
 export default byNamespace(
-  import.meta.glob(["../en/*.json", "!../en/common.json", "!../en/login.json"], { eager: true, import: "default" }),
+  import.meta.glob(
+    [
+      "../en/*.json",
+      "!../en/common.json",
+      "!../en/login.json",
+      // the page namespaces of ../texts.ts: fetched with their pages
+      "!../en/home.json",
+      "!../en/queues.json",
+      "!../en/tags.json",
+      "!../en/quick-messages.json",
+    ],
+    { eager: true, import: "default" },
+  ),
 );

@@ -2,5 +2,17 @@ import { byNamespace } from "./by-namespace";
 
 // Every other area's texts, for the signed-in screens; see ../texts.ts for the split.
 export default byNamespace(
-  import.meta.glob(["../es/*.json", "!../es/common.json", "!../es/login.json"], { eager: true, import: "default" }),
+  import.meta.glob(
+    [
+      "../es/*.json",
+      "!../es/common.json",
+      "!../es/login.json",
+      // the page namespaces of ../texts.ts: fetched with their pages
+      "!../es/home.json",
+      "!../es/queues.json",
+      "!../es/tags.json",
+      "!../es/quick-messages.json",
+    ],
+    { eager: true, import: "default" },
+  ),
 );

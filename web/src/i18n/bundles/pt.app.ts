@@ -2,5 +2,17 @@ import { byNamespace } from "./by-namespace";
 
 // Every other area's texts, for the signed-in screens; see ../texts.ts for the split.
 export default byNamespace(
-  import.meta.glob(["../pt/*.json", "!../pt/common.json", "!../pt/login.json"], { eager: true, import: "default" }),
+  import.meta.glob(
+    [
+      "../pt/*.json",
+      "!../pt/common.json",
+      "!../pt/login.json",
+      // the page namespaces of ../texts.ts: fetched with their pages
+      "!../pt/home.json",
+      "!../pt/queues.json",
+      "!../pt/tags.json",
+      "!../pt/quick-messages.json",
+    ],
+    { eager: true, import: "default" },
+  ),
 );

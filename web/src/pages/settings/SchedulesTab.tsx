@@ -14,7 +14,7 @@ import { toast } from "../../lib/toast";
 
 /** core §2 Settings → Horarios (scheduleType = company): the company's week and its time zone. */
 export function SchedulesTab() {
-  const { t } = useTranslation("settings");
+  const { t } = useTranslation(["settings", "queues"]);
   const companyId = useSessionUser().companyId;
   const current = useCompanySchedules(companyId);
   const save = useSaveCompanySchedules(companyId);
