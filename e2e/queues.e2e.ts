@@ -36,7 +36,7 @@ describe("areas page", () => {
     await page.getByTestId("queues-add").click();
     await page.getByTestId("queue-modal").waitFor();
     await input(page, "queue-name").fill("V");
-    await page.getByTestId("queue-palette-color").nth(3).click();
+    await page.getByTestId("queue-color-palette").nth(3).click();
     expect(await input(page, "queue-color").inputValue()).toBe("#008B02");
     await page.getByTestId("queue-modal-save").click();
     // the contract's check, beside the field, before anything is sent

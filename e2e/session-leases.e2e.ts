@@ -36,6 +36,100 @@ describe.runIf(adminUrl && redisUrl)("session leases across two processes", () =
   const leases = async (): Promise<Lease[]> =>
     (await db.query("select whatsapp_id, owner from session_leases where expires_at > now() order by whatsapp_id")).rows;
 
+  it("walks the chatbot through both processes without doubling any message", async () => {
+    const token = await apiLogin(one.url, ADMIN.email, ADMIN.password);
+    const tokenTwo = await apiLogin(two.url, ADMIN.email, ADMIN.password);
+    const [simulator] = await api<{ id: number; name: string; number: string }[]>(one.url, "GET", "/whatsapp", undefined, token);
+    const ventas = await api<{ id: number }>(
+      one.url,
+      "POST",
+      "/queue",
+      { name: "Ventas", color: "#1273DE", greetingMessage: "Ventas aquí.", orderQueue: 1 },
+      token,
+    );
+    const soporte = await api<{ id: number }>(
+      one.url,
+      "POST",
+      "/queue",
+      { name: "Soporte", color: "#DB3E00", orderQueue: 2 },
+      token,
+    );
+    const precios = await api<{ id: number }>(
+      one.url,
+      "POST",
+      "/queue-options",
+      { queueId: ventas.id, title: "Precios", message: "Elija:" },
+      token,
+    );
+    await api(
+      one.url,
+      "POST",
+      "/queue-options",
+      { queueId: ventas.id, parentId: precios.id, title: "Mayoristas", message: "Le escribe un asesor." },
+      token,
+    );
+    await api(
+      one.url,
+      "PUT",
+      `/whatsapp/${simulator.id}`,
+      {
+        name: simulator.name,
+        number: simulator.number || "5215500000000",
+        provider: "simulator",
+        isDefault: true,
+        greetingMessage: "¡Hola! Elija un área:",
+        queueIds: [ventas.id, soporte.id],
+      },
+      token,
+    );
+    await expect
+      .poll(async () => (await leases()).some((l) => l.whatsapp_id === simulator.id), { timeout: 40_000, interval: 500 })
+      .toBe(true);
+
+    // the customer's answers arrive through either process; the session's holder runs the bot once each
+    const number = "5215544443333";
+    const bot = async () =>
+      (
+        await db.query(
+          "select m.body from messages m join contacts c on c.id = m.contact_id where c.number = $1 and m.is_automatic order by m.id",
+          [number],
+        )
+      ).rows.map((r: { body: string }) => r.body);
+    const steps: [RunningServer, string, string, number][] = [
+      [one, token, "Hola", 1],
+      [two, tokenTwo, "9", 2],
+      [one, token, "1", 3],
+      [two, tokenTwo, "1", 4],
+      [one, token, "1", 5],
+    ];
+    for (const [server, auth, body, expected] of steps) {
+      await api(server.url, "POST", `/simulator/${simulator.id}/inbound`, { number, body }, auth);
+      await expect.poll(async () => (await bot()).length, { timeout: 15_000, interval: 300 }).toBe(expected);
+    }
+    const said = await bot();
+    expect(said[0]).toContain("¡Hola! Elija un área:");
+    expect(said[1]).toBe(said[0]);
+    expect(said[2]).toContain("Ventas aquí.");
+    expect(said[3]).toContain("Elija:");
+    expect(said[4]).toContain("Le escribe un asesor.");
+    // nothing more comes later: each step answered exactly once
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(await bot()).toHaveLength(5);
+    await api(
+      one.url,
+      "PUT",
+      `/whatsapp/${simulator.id}`,
+      {
+        name: simulator.name,
+        number: simulator.number || "5215500000000",
+        provider: "simulator",
+        isDefault: true,
+        queueIds: [],
+      },
+      token,
+    );
+  }, 120_000);
+
   it("shares the sessions between the processes and moves a killed one's sessions to the other", async () => {
     const token = await apiLogin(one.url, ADMIN.email, ADMIN.password);
     for (const n of [1, 2, 3]) {

@@ -372,6 +372,13 @@ const catalogue = {
     pt: "A empresa atingiu o limite de armazenamento de arquivos.",
     en: "The company has reached its file storage limit.",
   },
+  /** core §5: the dashboard needs days, date_from or date_to. */
+  ERR_DASHBOARD_FILTER: {
+    status: 400,
+    es: "Parametrize o filtro",
+    pt: "Parametrize o filtro",
+    en: "Set the filter",
+  },
   ERR_QUERY_TIMEOUT: {
     status: 503,
     es: "La consulta tardó demasiado. Afina la búsqueda e inténtalo de nuevo.",

@@ -7,10 +7,14 @@ export const Events = {
   whatsappSession: (companyId: number) => `company-${companyId}-whatsappSession`,
   contact: (companyId: number) => `company-${companyId}-contact`,
   queue: (companyId: number) => `company-${companyId}-queue`,
+  /** secondary §7: the quick replies' channel, spelled as the spec spells it. */
+  quickMessage: (companyId: number) => `company-${companyId}-quickemessage`,
   ticket: (companyId: number) => `company-${companyId}-ticket`,
   appMessage: (companyId: number) => `company-${companyId}-appMessage`,
   company: (companyId: number) => `company-${companyId}-company`,
   payment: (companyId: number) => `company-${companyId}-payment`,
+  /** core §4: tags react on a channel named "user" (sent to the company's room only). */
+  tag: (_companyId: number) => "user",
 } as const;
 
 /** Client → server events. */

@@ -16,6 +16,9 @@ export const V = {
   queueRequired: "validation.queueRequired",
   /** Blank message text with no file. */
   emptyMessage: "validation.emptyMessage",
+  /** The words the Tags and Quick replies forms use (core §5, secondary §5): "Obligatorio", "Mensaje muy corto". */
+  mandatory: "validation.mandatory",
+  shortMessage: "validation.shortMessage",
   /** Text PostgreSQL cannot store: a NUL character or half of a UTF-16 surrogate pair. */
   invalidText: "validation.invalidText",
 } as const;

@@ -241,10 +241,10 @@ export type TagsSyncForm = z.input<typeof TagsSyncForm>;
 /** Tag form (core §5): name at least 3 characters (Obligatorio / Mensaje muy corto). */
 export const TagForm = z.object({
   name: z
-    .string({ error: V.required })
+    .string({ error: V.mandatory })
     .trim()
-    .min(1, V.required)
-    .min(Limits.tagName.min, V.tooShort)
+    .min(1, V.mandatory)
+    .min(Limits.tagName.min, V.shortMessage)
     .max(Limits.tagName.max, V.tooLong),
   color: z
     .string()
@@ -260,11 +260,6 @@ export const TagForm = z.object({
 export type TagForm = z.input<typeof TagForm>;
 
 export type TagView = TagRef & { kanban: number; ticketsCount: number; userId: number | null };
-
-export type QuickMessageView = {
-  id: number;
-  shortcode: string;
-  message: string;
-  mediaUrl: string | null;
-  mediaName: string | null;
-};
+/** `user` (core §4: the tags' channel). */
+export type TagEvent = { action: "create" | "update"; tag: TagView } | { action: "delete"; tagId: number };
+export type TagsPage = { tags: TagView[]; count: number; hasMore: boolean };

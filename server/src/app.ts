@@ -10,8 +10,8 @@ import type { DestinationStream } from "pino";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
 import type { Services } from "./context.js";
-import { Sessions } from "./channels/sessions.js";
-import { registerChatbot } from "./chatbot/index.js";
+import { SHUTDOWN_DRAIN_MS, Sessions } from "./channels/sessions.js";
+import { chatbotIdle, registerChatbot } from "./chatbot/index.js";
 import { type Database, openDatabase } from "./db/client.js";
 import { seed } from "./db/seed.js";
 import { startInterruptedSendSweep } from "./jobs/interrupted-sends.js";
@@ -22,6 +22,7 @@ import { authRoutes } from "./modules/auth/routes.js";
 import { TokenService } from "./modules/auth/tokens.js";
 import { companiesRoutes } from "./modules/companies/routes.js";
 import { contactsRoutes } from "./modules/contacts/routes.js";
+import { dashboardRoutes } from "./modules/dashboard/routes.js";
 import { messagesRoutes } from "./modules/messages/routes.js";
 import { notesRoutes } from "./modules/notes/routes.js";
 import { quickMessagesRoutes } from "./modules/quick-messages/routes.js";
@@ -31,6 +32,7 @@ import { simulatorRoutes } from "./modules/simulator/routes.js";
 import { plansRoutes } from "./modules/plans/routes.js";
 import { queueOptionsRoutes } from "./modules/queues/option-routes.js";
 import { queuesRoutes } from "./modules/queues/routes.js";
+import { searchRoutes } from "./modules/search/routes.js";
 import { settingsRoutes } from "./modules/settings/routes.js";
 import { usersRoutes } from "./modules/users/routes.js";
 import { whatsappsRoutes } from "./modules/whatsapps/routes.js";
@@ -93,11 +95,16 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const stopSendSweep = startInterruptedSendSweep(services);
   const jobs = config.jobsIntervalMs > 0 ? startJobRunner(services, { intervalMs: config.jobsIntervalMs }) : null;
   // sockets first: an open websocket would keep the HTTP server's close waiting forever
+  const drainChatbot = () => Promise.race([chatbotIdle(), new Promise((r) => setTimeout(r, SHUTDOWN_DRAIN_MS).unref())]);
   app.addHook("preClose", async () => {
     stopSendSweep();
     // a round under way finishes (its sends need the sessions), no new one starts
     await jobs?.stop();
+    // the bot's answers to messages already stored go out while the sessions still run (within a
+    // limit); any to messages the sessions hand over while stopping are recorded, failed, before the database closes
+    await drainChatbot();
     await services.sessions.stopAll();
+    await drainChatbot();
     await realtime.close();
   });
   app.addHook("onClose", async () => {
@@ -135,9 +142,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       await api.register(queueOptionsRoutes);
       await api.register(whatsappsRoutes);
       await api.register(contactsRoutes);
+      await api.register(dashboardRoutes);
       await api.register(simulatorRoutes);
       await api.register(ticketsRoutes);
       await api.register(messagesRoutes);
+      await api.register(searchRoutes);
       await api.register(notesRoutes);
       await api.register(tagsRoutes);
       await api.register(quickMessagesRoutes);

@@ -5,8 +5,11 @@ import type { Storage, StoredFile } from "../lib/storage.js";
 type SingleFile = {
   storage: Storage;
   companyId: number;
-  /** Where the file goes under the company's folder; a fresh name, so a refused file never replaces the old one. */
-  path: string;
+  /**
+   * Where the file goes under the company's folder; a fresh name, so a refused file never replaces the old one.
+   * A function receives the part's declared name and type (to keep its extension).
+   */
+  path: string | ((file: { fileName: string; mimetype: string }) => string);
   maxBytes: number;
   /** Checks the file's first bytes (its magic number): the declared type is the client's word. */
   looksRight: (head: Buffer) => boolean;
@@ -17,7 +20,11 @@ type SingleFile = {
  * within `maxBytes` and the company's quota. Anything else (no multipart, another field, too big,
  * over quota, the wrong kind of file) answers a catalogue code and leaves no file behind.
  */
-export async function storeSingleFile(req: FastifyRequest, field: string, opts: SingleFile): Promise<StoredFile> {
+export async function storeSingleFile(
+  req: FastifyRequest,
+  field: string,
+  opts: SingleFile,
+): Promise<StoredFile & { fileName: string; mimetype: string }> {
   if (!req.isMultipart()) throw new AppError("ERR_VALIDATION", { issues: [{ path: field, message: "validation.required" }] });
   let part: Awaited<ReturnType<FastifyRequest["file"]>>;
   try {
@@ -28,10 +35,12 @@ export async function storeSingleFile(req: FastifyRequest, field: string, opts: 
   if (!part || part.fieldname !== field) {
     throw new AppError("ERR_VALIDATION", { issues: [{ path: field, message: "validation.required" }] });
   }
-  const stored = await opts.storage.writeUpload(opts.companyId, opts.path, part.file, opts.maxBytes);
+  const declared = { fileName: part.filename || "", mimetype: part.mimetype || "application/octet-stream" };
+  const path = typeof opts.path === "string" ? opts.path : opts.path(declared);
+  const stored = await opts.storage.writeUpload(opts.companyId, path, part.file, opts.maxBytes);
   if (!opts.looksRight(await opts.storage.head(opts.companyId, stored.path, 16))) {
     await opts.storage.remove(opts.companyId, stored.path);
     throw new AppError("ERR_INVALID_FILE_TYPE");
   }
-  return stored;
+  return { ...stored, ...declared };
 }

@@ -1,6 +1,7 @@
-import type { TagForm, TagsSyncForm, TagView, TicketView } from "@charla/contracts";
+import { Events, type TagForm, type TagsSyncForm, type TagView, type TicketView } from "@charla/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "./client";
+import { defineCollection } from "./collection";
 import { putTicketInCache } from "./ticket-actions";
 import { ticketKeys } from "./tickets";
 
@@ -10,6 +11,19 @@ export const tagKeys = {
   all: ["tags"] as const,
   picker: () => ["tags", "picker"] as const,
 };
+
+/**
+ * core §7 Tags: the Tags page, 20 a page by name. Its events (the spec's "user" channel) also refresh
+ * the chat's picker and the tickets showing a changed or deleted tag (see use-company-events).
+ */
+export const tagCollection = defineCollection<TagView, TagForm>({
+  name: "tags",
+  path: "/tags",
+  pageField: "tags",
+  matches: (tag, search) => tag.name.toLowerCase().includes(search.trim().toLowerCase()),
+  order: (a, b) => a.name.localeCompare(b.name) || a.id - b.id,
+  live: { channel: Events.tag, item: "tag", idField: "tagId" },
+});
 
 /** GET /tags/list: every tag of the company, by name (the chat header's picker). */
 export function useTagOptions() {

@@ -5,9 +5,9 @@ import { AppLayout } from "../layout/AppLayout";
 import { appRoutes } from "./registry";
 
 /** A typed URL must not open what the menu hides; the API refuses it anyway. */
-function RouteAccess({ access, children }: { access?: Access; children: ReactNode }) {
+function RouteAccess({ access, fallback = "/", children }: { access?: Access; fallback?: string; children: ReactNode }) {
   const allowed = useAccess(access);
-  return allowed ? children : <Navigate to="/" replace />;
+  return allowed ? children : <Navigate to={fallback} replace />;
 }
 
 /**
@@ -19,7 +19,15 @@ export default function SignedInRoutes() {
     <Routes>
       <Route element={<AppLayout />}>
         {appRoutes.map((route) => (
-          <Route key={route.path} path={route.path} element={<RouteAccess access={route.access}>{route.element}</RouteAccess>} />
+          <Route
+            key={route.path}
+            path={route.path}
+            element={
+              <RouteAccess access={route.access} fallback={route.fallback}>
+                {route.element}
+              </RouteAccess>
+            }
+          />
         ))}
       </Route>
       <Route path="*" element={<Navigate to="/" replace />} />

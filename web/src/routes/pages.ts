@@ -9,8 +9,10 @@ import { loadTicketChat } from "../pages/tickets/chat/load";
 export const pages = {
   home: loader(() => import("../pages/home/HomePage")),
   contacts: loader(() => import("../pages/contacts/ContactsPage")),
+  "quick-messages": loader(() => import("../pages/quick-messages/QuickMessagesPage")),
   connections: loader(() => import("../pages/connections/ConnectionsPage")),
   queues: loader(() => import("../pages/queues/QueuesPage")),
+  tags: loader(() => import("../pages/tags/TagsPage")),
   users: loader(() => import("../pages/users/UsersPage")),
   settings: loader(() => import("../pages/settings/SettingsPage")),
   todolist: loader(() => import("../pages/todolist/TodoListPage")),

@@ -2,7 +2,9 @@ import ChecklistIcon from "@mui/icons-material/Checklist";
 import ContactsIcon from "@mui/icons-material/ContactPhoneOutlined";
 import DashboardIcon from "@mui/icons-material/DashboardOutlined";
 import PeopleIcon from "@mui/icons-material/PeopleAltOutlined";
+import QuickMessagesIcon from "@mui/icons-material/FlashOnOutlined";
 import QueuesIcon from "@mui/icons-material/AccountTreeOutlined";
+import TagsIcon from "@mui/icons-material/LocalOfferOutlined";
 import SimulatorIcon from "@mui/icons-material/PhoneAndroidOutlined";
 import SettingsIcon from "@mui/icons-material/SettingsOutlined";
 import WhatsAppIcon from "@mui/icons-material/WhatsApp";
@@ -14,8 +16,10 @@ import { pages } from "./pages";
 
 const HomePage = lazyLoaded(pages.home);
 const ContactsPage = lazyLoaded(pages.contacts);
+const QuickMessagesPage = lazyLoaded(pages["quick-messages"]);
 const ConnectionsPage = lazyLoaded(pages.connections);
 const QueuesPage = lazyLoaded(pages.queues);
+const TagsPage = lazyLoaded(pages.tags);
 const UsersPage = lazyLoaded(pages.users);
 const SettingsPage = lazyLoaded(pages.settings);
 const TodoListPage = lazyLoaded(pages.todolist);
@@ -28,7 +32,7 @@ export type MenuEntry = {
   /** Key in the `layout` namespace. */
   labelKey: string;
   icon: ReactNode;
-  /** Overrides the route's access for the menu only (the home page is open, its menu item is not). */
+  /** Narrows the route's access for the menu only. */
   access?: Access;
 };
 
@@ -36,6 +40,8 @@ export type AppRoute = {
   path: string;
   element: ReactNode;
   access?: Access;
+  /** Where a user without `access` goes instead (default `/`). */
+  fallback?: string;
   menu?: MenuEntry;
 };
 
@@ -47,7 +53,10 @@ export const appRoutes: AppRoute[] = [
   {
     path: "/",
     element: <HomePage />,
-    menu: { key: "home", labelKey: "menu.home", icon: <DashboardIcon />, access: { anyOf: ["dashboard:view"] } },
+    // core §2: the dashboard is for admin and subadmin; everyone else starts at the tickets
+    access: { anyOf: ["dashboard:view"] },
+    fallback: "/tickets",
+    menu: { key: "home", labelKey: "menu.home", icon: <DashboardIcon /> },
   },
   {
     path: "/tickets",
@@ -62,10 +71,24 @@ export const appRoutes: AppRoute[] = [
     access: { anyOf: ["tickets.use"] },
   },
   {
+    path: "/quick-messages",
+    element: <QuickMessagesPage />,
+    // core §6: quick replies are a service item of every profile
+    access: { anyOf: ["quick-messages.use"] },
+    menu: { key: "quick-messages", labelKey: "menu.quickMessages", icon: <QuickMessagesIcon /> },
+  },
+  {
     path: "/contacts",
     element: <ContactsPage />,
     access: { anyOf: ["contacts.use"] },
     menu: { key: "contacts", labelKey: "menu.contacts", icon: <ContactsIcon /> },
+  },
+  {
+    path: "/tags",
+    element: <TagsPage />,
+    // core §2 routes: tags are for every profile
+    access: { anyOf: ["tags.use"] },
+    menu: { key: "tags", labelKey: "menu.tags", icon: <TagsIcon /> },
   },
   {
     path: "/connections",

@@ -14,6 +14,8 @@ export const quickMessages = pgTable(
     mediaPath: text("media_path"),
     mediaName: text("media_name"),
     geral: boolean("geral").notNull().default(true),
+    /** secondary §4: Active or Inactive; the composer's slash list offers only the active ones. */
+    status: boolean("status").notNull().default(true),
     ...timestamps,
   },
   (t) => [

@@ -1,26 +1,101 @@
-import type { QuickMessageView } from "@charla/contracts";
-import { asc, eq, or } from "drizzle-orm";
+import { randomUUID } from "node:crypto";
+import { extname } from "node:path";
+import { IdParams, PageQuery, QuickMessageForm } from "@charla/contracts";
 import type { FastifyInstance } from "fastify";
-import { scoped } from "../../db/scoped.js";
-import { quickMessages } from "../../db/schema/index.js";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { scopedFor } from "../../db/scoped.js";
+import { AppError, found } from "../../lib/app-error.js";
+import { extensionOf } from "../../pipeline/media.js";
+import { storeSingleFile } from "../../plugins/upload.js";
+import { presentQuickMessage } from "./presenter.js";
+import { composerQuickMessages, pageQuickMessages, visibleQuickMessage } from "./queries.js";
+import {
+  createQuickMessage,
+  deleteQuickMessage,
+  removeQuickMessageMedia,
+  setQuickMessageMedia,
+  updateQuickMessage,
+} from "./service.js";
 
-/** The composer's slash list: the company's shared replies and the caller's own. */
+/** Types a browser may show inline; anything else is served as a download. */
+const INLINE_TYPES: Record<string, string> = {
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".png": "image/png",
+  ".webp": "image/webp",
+  ".gif": "image/gif",
+  ".ogg": "audio/ogg",
+  ".mp3": "audio/mpeg",
+  ".m4a": "audio/mp4",
+  ".mp4": "video/mp4",
+  ".pdf": "application/pdf",
+};
+
+/**
+ * Quick replies (secondary §2, §7): every profile lists the company's shared replies and their own,
+ * and manages both (secondary §6 names no narrower rule; core §6 gives quick replies to `user` too).
+ * Another user's own reply, like another company's, is not found.
+ */
 export async function quickMessagesRoutes(app: FastifyInstance) {
-  app.get("/quick-messages/list", { config: { permission: "quick-messages.use" } }, async (req): Promise<QuickMessageView[]> => {
-    const q = scoped(req.ctx.db, req.ctx.companyId);
-    const rows = await q.db
-      .select()
-      .from(quickMessages)
-      .where(q.quickMessages.where(or(eq(quickMessages.geral, true), eq(quickMessages.userId, req.ctx.user.id))))
-      .orderBy(asc(quickMessages.shortcode))
-      .limit(500);
-    return rows.map((m) => ({
-      id: m.id,
-      shortcode: m.shortcode,
-      message: m.message,
-      // quick replies with files arrive with their page (a later issue); none carries one yet
-      mediaUrl: null,
-      mediaName: m.mediaName,
-    }));
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const use = { permission: "quick-messages.use" } as const;
+
+  /** The composer's slash list: active replies only. */
+  r.get("/quick-messages/list", { config: use }, (req) => composerQuickMessages(scopedFor(req), req.ctx.user.id));
+
+  r.get("/quick-messages", { schema: { querystring: PageQuery }, config: use }, (req) =>
+    pageQuickMessages(scopedFor(req), req.ctx.user.id, req.query.searchParam, req.query.pageNumber),
+  );
+
+  r.get("/quick-messages/:id", { schema: { params: IdParams }, config: use }, async (req) =>
+    presentQuickMessage(found(await visibleQuickMessage(scopedFor(req), req.ctx.user.id, req.params.id), "ERR_NOT_FOUND")),
+  );
+
+  r.post("/quick-messages", { schema: { body: QuickMessageForm }, config: use }, async (req, reply) =>
+    reply.status(201).send(await createQuickMessage(req.ctx, req.body)),
+  );
+
+  r.put("/quick-messages/:id", { schema: { params: IdParams, body: QuickMessageForm }, config: use }, (req) =>
+    updateQuickMessage(req.ctx, req.params.id, req.body),
+  );
+
+  r.delete("/quick-messages/:id", { schema: { params: IdParams }, config: use }, async (req, reply) => {
+    await deleteQuickMessage(req.ctx, req.params.id);
+    return reply.status(204).send();
+  });
+
+  /** Multipart `file`: any file a message may carry, within the upload limit and the company's quota. */
+  r.post("/quick-messages/:id/media-upload", { schema: { params: IdParams }, config: use }, (req) =>
+    setQuickMessageMedia(req.ctx, req.params.id, (prefix) =>
+      storeSingleFile(req, "file", {
+        storage: req.ctx.storage,
+        companyId: req.ctx.companyId,
+        path: ({ fileName, mimetype }) => `${prefix}${randomUUID()}${extensionOf({ fileName, mimetype, data: Buffer.alloc(0) })}`,
+        maxBytes: req.ctx.config.maxUploadBytes,
+        looksRight: () => true,
+      }),
+    ),
+  );
+
+  r.delete("/quick-messages/:id/media-upload", { schema: { params: IdParams }, config: use }, (req) =>
+    removeQuickMessageMedia(req.ctx, req.params.id),
+  );
+
+  /** The reply's file, to the users of its company who may see the reply. */
+  r.get("/quick-messages/:id/media", { schema: { params: IdParams }, config: use }, async (req, reply) => {
+    const row = found(await visibleQuickMessage(scopedFor(req), req.ctx.user.id, req.params.id), "ERR_NOT_FOUND");
+    if (!row.mediaPath) throw new AppError("ERR_NOT_FOUND");
+    const path = row.mediaPath;
+    const data = await req.ctx.storage.read(req.ctx.companyId, path).catch(() => {
+      throw new AppError("ERR_NOT_FOUND");
+    });
+    const type = INLINE_TYPES[extname(path).toLowerCase()];
+    const name = (row.mediaName || `file${extname(path)}`).replace(/["\\\r\n]/g, "_");
+    return reply
+      .header("x-content-type-options", "nosniff")
+      .header("cache-control", "private, no-cache")
+      .header("content-disposition", `${type ? "inline" : "attachment"}; filename*=UTF-8''${encodeURIComponent(name)}`)
+      .type(type ?? "application/octet-stream")
+      .send(data);
   });
 }

@@ -1,60 +1,40 @@
-import { TagForm, TagsSyncForm, type TagView, can } from "@charla/contracts";
-import { asc, count, eq, inArray } from "drizzle-orm";
+import { IdParams, PageQuery, TagForm, TagsSyncForm, type TagView } from "@charla/contracts";
+import { eq, inArray } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { toCount } from "../../db/client.js";
 import { scoped, scopedFor } from "../../db/scoped.js";
 import { tags, tickets, ticketTags } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
-import { AppError } from "../../lib/app-error.js";
-import { PG_UNIQUE_VIOLATION, pgErrorCode } from "../../lib/pg-errors.js";
+import { AppError, found } from "../../lib/app-error.js";
 import { ticketChangeBroadcast } from "../tickets/broadcast.js";
 import { visibleTicket } from "../tickets/queries.js";
 import { loadViewer } from "../tickets/viewer.js";
+import { findTagView, listTags, pageTags } from "./queries.js";
+import { createTag, deleteTag, updateTag } from "./service.js";
 
 const tenant = scopedFor;
 
-/** The tags the chat header picks from and creates (the Tags page is a later issue). */
+/** Tags (core §7): the Tags page, the chat header's picker, and a ticket's set. */
 export async function tagsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const use = { permission: "tags.use" } as const;
 
-  r.get("/tags/list", { config: use }, async (req): Promise<TagView[]> => {
-    const q = tenant(req);
-    const rows = await q.db
-      .select({
-        id: tags.id,
-        name: tags.name,
-        color: tags.color,
-        kanban: tags.kanban,
-        userId: tags.userId,
-        n: count(ticketTags.ticketId),
-      })
-      .from(tags)
-      .leftJoin(ticketTags, eq(ticketTags.tagId, tags.id))
-      .where(q.tags.where())
-      .groupBy(tags.id)
-      .orderBy(asc(tags.name));
-    return rows.map(({ n, ...t }) => ({ ...t, ticketsCount: toCount(n) }));
-  });
-
-  r.post("/tags", { schema: { body: TagForm }, config: use }, async (req, reply) => {
-    const q = tenant(req);
-    // the Kanban flag is for admins and supervisors (core §6 tag modal); others' tags are plain
-    const kanban = can(req.ctx.user, "tag-modal:kanban") ? req.body.kanban : 0;
-    const row = await q.tags.insert({ ...req.body, kanban, userId: req.ctx.user.id }).catch((err) => {
-      if (pgErrorCode(err) === PG_UNIQUE_VIOLATION) throw new AppError("ERR_TAG_NAME_EXISTS");
-      throw err;
-    });
-    const view: TagView = {
-      id: row.id,
-      name: row.name,
-      color: row.color,
-      kanban: row.kanban,
-      userId: row.userId,
-      ticketsCount: 0,
-    };
-    return reply.status(201).send(view);
+  r.get("/tags/list", { config: use }, (req): Promise<TagView[]> => listTags(tenant(req)));
+  r.get("/tags", { schema: { querystring: PageQuery }, config: use }, (req) =>
+    pageTags(tenant(req), req.query.searchParam, req.query.pageNumber),
+  );
+  r.get("/tags/:id", { schema: { params: IdParams }, config: use }, async (req) =>
+    found(await findTagView(tenant(req), req.params.id), "ERR_NO_TAG_FOUND"),
+  );
+  r.post("/tags", { schema: { body: TagForm }, config: use }, async (req, reply) =>
+    reply.status(201).send(await createTag(req.ctx, req.body)),
+  );
+  r.put("/tags/:id", { schema: { params: IdParams, body: TagForm }, config: use }, (req) =>
+    updateTag(req.ctx, req.params.id, req.body),
+  );
+  r.delete("/tags/:id", { schema: { params: IdParams }, config: use }, async (req, reply) => {
+    await deleteTag(req.ctx, req.params.id);
+    return reply.status(204).send();
   });
 
   /** Replaces a ticket's tags with exactly the given set. */

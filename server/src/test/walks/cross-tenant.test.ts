@@ -10,11 +10,12 @@ import {
   buildContact,
   buildMessage,
   buildTicket,
+  buildTag,
   login,
   type Session,
   setUserFlag,
 } from "../factories.js";
-import { queueOptions, ticketNotes } from "../../db/schema/index.js";
+import { queueOptions, quickMessages, ticketNotes } from "../../db/schema/index.js";
 import { fillParams, sampleOf } from "./samples.js";
 
 /**
@@ -44,9 +45,20 @@ beforeAll(async () => {
     .insert(ticketNotes)
     .values({ companyId: a.id, ticketId: ticket.id, contactId: contact.id, note: `Nota ${a.name}` })
     .returning();
+  const tag = await buildTag(t.app, a.id, { name: `Etiqueta ${a.name}` });
   const [option] = await t.app.charla.db
     .insert(queueOptions)
     .values({ companyId: a.id, queueId: queue.id, title: `Opción ${a.name}`, option: "1" })
+    .returning();
+  const [quick] = await t.app.charla.db
+    .insert(quickMessages)
+    .values({
+      companyId: a.id,
+      userId: a.admin.id,
+      shortcode: `rapida${a.id}`,
+      message: `Rápida ${a.name}`,
+      mediaPath: "media/x.txt",
+    })
     .returning();
   aIds = {
     users: aUser.id,
@@ -65,6 +77,8 @@ beforeAll(async () => {
     "messages:ticketId": ticket.id,
     "messages:id": message.id,
     "ticket-notes": note.id,
+    "quick-messages": quick.id,
+    tags: tag.id,
   };
   markers = [
     aUser.email,
@@ -72,11 +86,13 @@ beforeAll(async () => {
     a.name,
     queue.name,
     option.title,
+    tag.name,
     wa.name,
     a.admin.email,
     contact.name,
     contact.number,
     ticket.uuid,
+    quick.message,
   ];
 });
 afterAll(() => t.close());
@@ -123,6 +139,8 @@ describe("cross-tenant walk", () => {
     expect(company.json()).toMatchObject({ id: a.id, name: a.name });
     const options = await as(t.app, aSession, { method: "GET", url: `/api/v1/queue-options?queueId=${aIds.queue}` });
     expect(options.json()).toMatchObject([{ id: aIds["queue-options"], title: `Opción ${a.name}`, option: "1" }]);
+    const quick = await as(t.app, aSession, { method: "GET", url: `/api/v1/quick-messages/${aIds["quick-messages"]}` });
+    expect(quick.json()).toMatchObject({ shortcode: `rapida${a.id}`, message: `Rápida ${a.name}`, isMedia: true });
     const hours = await as(t.app, aSession, { method: "GET", url: `/api/v1/companies/${a.id}/schedules` });
     expect(hours.json()).toMatchObject({ id: a.id, timeZone: "America/Noronha", schedules: DEFAULT_SCHEDULES });
   }, 120_000);

@@ -5,13 +5,21 @@ import Typography from "@mui/material/Typography";
 import type { Control, FieldValues, Path } from "react-hook-form";
 import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { FormTextField } from "../../components/form/FormTextField";
+import { FormTextField } from "./FormTextField";
 
-type Props<T extends FieldValues> = { control: Control<T>; name: Path<T>; label: string; taken: string[] };
+type Props<T extends FieldValues> = {
+  control: Control<T>;
+  name: Path<T>;
+  label: string;
+  /** Colours other rows use: dimmed (areas' colours are unique). */
+  taken?: string[];
+  /** `{testId}` on the input, `{testId}-swatch`, `{testId}-palette` on each preset. */
+  testId: string;
+};
 
-/** The colour as text (#RRGGBB) with the 50 presets of core §5 to click; those other areas use are dimmed. */
-export function ColorField<T extends FieldValues>({ control, name, label, taken }: Props<T>) {
-  const { t } = useTranslation("queues");
+/** The colour as text (#RRGGBB) with the 50 presets of core §5 to click; those already taken are dimmed. */
+export function ColorField<T extends FieldValues>({ control, name, label, taken = [], testId }: Props<T>) {
+  const { t } = useTranslation();
   const used = new Set(taken.map((c) => c.toLowerCase()));
   return (
     <Controller
@@ -30,12 +38,12 @@ export function ColorField<T extends FieldValues>({ control, name, label, taken 
                 bgcolor: field.value,
                 flex: "none",
               }}
-              data-testid="queue-color-swatch"
+              data-testid={`${testId}-swatch`}
             />
-            <FormTextField control={control} name={name} label={label} required fullWidth testId="queue-color" />
+            <FormTextField control={control} name={name} label={label} required fullWidth testId={testId} />
           </Box>
           <Typography variant="caption" color="text.secondary">
-            {t("modal.palette")}
+            {t("palette")}
           </Typography>
           <Box sx={{ display: "grid", gridTemplateColumns: "repeat(10, 1fr)", gap: 0.5, maxWidth: 360 }} role="listbox">
             {QUEUE_PALETTE.map((color) => {
@@ -48,7 +56,7 @@ export function ColorField<T extends FieldValues>({ control, name, label, taken 
                   aria-label={color}
                   title={color}
                   onClick={() => field.onChange(color)}
-                  data-testid="queue-palette-color"
+                  data-testid={`${testId}-palette`}
                   sx={{
                     aspectRatio: "1",
                     borderRadius: 0.75,

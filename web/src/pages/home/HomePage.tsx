@@ -1,60 +1,54 @@
-import EventIcon from "@mui/icons-material/EventOutlined";
-import WavingHandIcon from "@mui/icons-material/WavingHandOutlined";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
-import Card from "@mui/material/Card";
-import CardContent from "@mui/material/CardContent";
-import Typography from "@mui/material/Typography";
-import type { ReactNode } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { type DashboardQuery, useDashboard, useTicketsPerHour } from "../../api/dashboard";
 import { useSessionUser } from "../../auth/context";
 import { subscriptionDaysLeft, subscriptionWarningText } from "../../auth/subscription";
-import { formatDate } from "../../i18n/dates";
+import { SectionLoader } from "../../components/FullPageLoader";
+import { PageContainer } from "../../components/PageContainer";
+import { AttendantsTable } from "./AttendantsTable";
+import { ClosedTicketsTable } from "./ClosedTicketsTable";
+import { CounterCards } from "./CounterCards";
+import { DashboardFilterBar, initialQuery } from "./DashboardFilterBar";
+import { DueDateCard } from "./DueDateCard";
+import { TicketsPerHourChart } from "./TicketsPerHourChart";
 
-function InfoCard({ icon, title, body, testId }: { icon: ReactNode; title: string; body: string; testId: string }) {
+/** The filter, the counters and the tables; `today` is the company's (its zone), as the server counts. */
+function PeriodSection({ today }: { today: string }) {
+  const [filter, setFilter] = useState<DashboardQuery>(() => initialQuery(today));
+  const { data } = useDashboard(filter);
   return (
-    <Card variant="outlined" data-testid={testId}>
-      <CardContent sx={{ display: "flex", gap: 2, alignItems: "center" }}>
-        <Box sx={{ color: "primary.main", display: "flex" }}>{icon}</Box>
-        <Box sx={{ minWidth: 0 }}>
-          <Typography variant="h6" component="h2">
-            {title}
-          </Typography>
-          <Typography sx={{ color: "text.secondary" }}>{body}</Typography>
-        </Box>
-      </CardContent>
-    </Card>
+    <>
+      <DashboardFilterBar today={today} onChange={setFilter} />
+      <CounterCards view={data} />
+      <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", lg: "1fr 1fr" }, alignItems: "start" }}>
+        <AttendantsTable attendants={data?.attendants} />
+        <ClosedTicketsTable filter={filter} />
+      </Box>
+    </>
   );
 }
 
-/** The landing page until the dashboard area arrives: greeting and subscription due date. */
+/** core §2 Dashboard (route /, admin and subadmin): due date, today's chart, filter, counters, tables. */
 export default function HomePage() {
   const { t } = useTranslation("home");
-  const user = useSessionUser();
-  const dueDate = user.company.dueDate;
-  const daysLeft = subscriptionDaysLeft(dueDate);
+  const daysLeft = subscriptionDaysLeft(useSessionUser().company.dueDate);
+  // the chart's answer names the company's today: the default period ends there
+  const today = useTicketsPerHour().data?.date;
 
   return (
-    <Box sx={{ p: { xs: 1.5, sm: 3 }, display: "flex", flexDirection: "column", gap: 2 }}>
+    <PageContainer title={t("title")}>
       {daysLeft !== null && (
         <Alert severity="warning" data-testid="subscription-warning">
           {subscriptionWarningText(daysLeft)}
         </Alert>
       )}
-      <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", md: "1fr 1fr" } }}>
-        <InfoCard
-          testId="home-greeting"
-          icon={<WavingHandIcon fontSize="large" />}
-          title={t("greetingTitle", { name: user.name })}
-          body={t("greetingBody", { company: user.company.name })}
-        />
-        <InfoCard
-          testId="home-due-date"
-          icon={<EventIcon fontSize="large" />}
-          title={t("subscription")}
-          body={dueDate ? t("dueDate", { date: formatDate(dueDate) }) : t("noDueDate")}
-        />
+      <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", md: "1fr 2fr" }, alignItems: "stretch" }}>
+        <DueDateCard />
+        <TicketsPerHourChart />
       </Box>
-    </Box>
+      {today ? <PeriodSection today={today} /> : <SectionLoader />}
+    </PageContainer>
   );
 }

@@ -10,12 +10,12 @@ import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { queueCollection } from "../../api/queues";
 import { useSettings } from "../../api/settings";
+import { ColorField } from "../../components/form/ColorField";
 import { FormTextField } from "../../components/form/FormTextField";
 import { FormDialog } from "../../components/list-kit/FormDialog";
 import { SchedulesEditor } from "../../components/schedules/SchedulesEditor";
 import { TimeZonePicker } from "../../components/schedules/TimeZonePicker";
 import { toast } from "../../lib/toast";
-import { ColorField } from "./ColorField";
 import { QueueOptionsEditor } from "./QueueOptionsEditor";
 import { newQueueValues, queuePayloadOf, queueValuesOf, type QueueValues } from "./queue-form";
 
@@ -115,7 +115,7 @@ export function QueueModal({ queueId, onClose }: Props) {
                 slotProps={{ htmlInput: { inputMode: "numeric" } }}
               />
             </Box>
-            <ColorField control={form.control} name="color" label={t("modal.color")} taken={taken} />
+            <ColorField control={form.control} name="color" label={t("modal.color")} taken={taken} testId="queue-color" />
             {MESSAGES.map((name) => (
               <FormTextField
                 key={name}

@@ -3,7 +3,9 @@ import Box from "@mui/material/Box";
 import Typography from "@mui/material/Typography";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useQueryClient } from "@tanstack/react-query";
 import { queueCollection } from "../../api/queues";
+import { ticketKeys } from "../../api/tickets";
 import { ListPage } from "../../components/list-kit/ListPage";
 import { QueueModal } from "./QueueModal";
 
@@ -11,6 +13,11 @@ import { QueueModal } from "./QueueModal";
 export default function QueuesPage() {
   const { t } = useTranslation("queues");
   const remove = queueCollection.useDelete();
+  const client = useQueryClient();
+  // live while the page is open; pickers and ticket lists read afresh when they are next shown
+  queueCollection.useLiveEvents((event) => {
+    if (event.action !== "create") void client.invalidateQueries({ queryKey: ticketKeys.lists() });
+  });
   const [editing, setEditing] = useState<{ id: number | null } | null>(null);
   return (
     <ListPage<QueueView>

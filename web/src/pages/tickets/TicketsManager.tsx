@@ -27,7 +27,15 @@ import { useSessionUser } from "../../auth/context";
 import { usePermission } from "../../auth/permissions";
 import { useDebouncedValue } from "../../hooks/use-debounced-value";
 import { useOpenedOnce } from "../../hooks/use-opened-once";
-import { NewTicketModal, PeekDialog, preloadNewTicketModal, preloadTicketsFilters, TicketsFilters } from "./dialogs";
+import {
+  GlobalSearch,
+  NewTicketModal,
+  PeekDialog,
+  preloadGlobalSearch,
+  preloadNewTicketModal,
+  preloadTicketsFilters,
+  TicketsFilters,
+} from "./dialogs";
 import { listFilters, showsAll, sortIds } from "./list-filters";
 import type { FilterOption } from "./TicketsFilters";
 import { TicketsList } from "./TicketsList";
@@ -166,10 +174,16 @@ export function TicketsManager({ selectedUuid, onOpenTicket }: Props) {
     );
   };
 
+  // the search tab is the global search (core §2): its field takes the focus whenever it is chosen
+  const [searchFocus, setSearchFocus] = useState(0);
   const chooseTab = (value: ListTab) => {
     setTab(value);
-    if (value === "search") requestAnimationFrame(() => searchInput.current?.focus());
+    if (value === "search") setSearchFocus((n) => n + 1);
   };
+  useGlobalSearchKeys(() => {
+    setTab("search");
+    setSearchFocus((n) => n + 1);
+  });
 
   const accept = useAcceptTicket();
   const acceptTicket = useCallback(
@@ -261,10 +275,17 @@ export function TicketsManager({ selectedUuid, onOpenTicket }: Props) {
           iconPosition="start"
           label={t("tabs.search")}
           data-testid="tickets-tab-search"
+          onPointerEnter={preloadGlobalSearch}
         />
       </Tabs>
 
-      <Box sx={{ display: "flex", alignItems: "center", gap: 0.75, px: 1.5, py: 1 }}>
+      {tab === "search" && (
+        <Suspense fallback={null}>
+          <GlobalSearch focusSignal={searchFocus} />
+        </Suspense>
+      )}
+
+      <Box sx={{ display: tab === "search" ? "none" : "flex", alignItems: "center", gap: 0.75, px: 1.5, py: 1 }}>
         <OutlinedInput
           size="small"
           fullWidth
@@ -323,7 +344,7 @@ export function TicketsManager({ selectedUuid, onOpenTicket }: Props) {
         </Tooltip>
       </Box>
 
-      <Collapse in={filtersOpen} unmountOnExit>
+      <Collapse in={filtersOpen && tab !== "search"} unmountOnExit>
         <Suspense fallback={null}>
           <TicketsFilters
             queues={queueOptions}
@@ -403,17 +424,19 @@ export function TicketsManager({ selectedUuid, onOpenTicket }: Props) {
         </Box>
       )}
 
-      <TicketsList
-        key={tab === "open" ? subTab : tab}
-        filters={active}
-        selectedUuid={selectedUuid}
-        canPeek={canPeek}
-        acceptingId={acceptingId}
-        emptyMessage={emptyMessage}
-        onOpen={openTicket}
-        onAccept={acceptTicket}
-        onPeek={setPeeking}
-      />
+      {tab !== "search" && (
+        <TicketsList
+          key={tab === "open" ? subTab : tab}
+          filters={active}
+          selectedUuid={selectedUuid}
+          canPeek={canPeek}
+          acceptingId={acceptingId}
+          emptyMessage={emptyMessage}
+          onOpen={openTicket}
+          onAccept={acceptTicket}
+          onPeek={setPeeking}
+        />
+      )}
 
       <Suspense fallback={null}>
         {canPeek && peekShown && <PeekDialog ticket={peeking} onClose={() => setPeeking(null)} />}
@@ -433,4 +456,23 @@ export function TicketsManager({ selectedUuid, onOpenTicket }: Props) {
       </Suspense>
     </Box>
   );
+}
+
+/** Ctrl+K or "/" opens the search tab with its field focused (core §2), unless typed in another field. */
+function useGlobalSearchKeys(onOpen: () => void) {
+  const latest = useRef(onOpen);
+  latest.current = onOpen;
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const ctrlK = (event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === "k";
+      const slash = event.key === "/" && !event.ctrlKey && !event.metaKey && !event.altKey;
+      if (!ctrlK && !slash) return;
+      const target = event.target as HTMLElement | null;
+      if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
+      event.preventDefault();
+      latest.current();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
 }

@@ -17,7 +17,7 @@ import { useTranslation } from "react-i18next";
 import { toast } from "../../../lib/toast";
 import { toastError } from "../../../api/errors";
 import { useSendMessage } from "../../../api/messages";
-import { useQuickMessages } from "../../../api/quick-messages";
+import { quickMessageFile, useQuickMessages } from "../../../api/quick-messages";
 import { usePermission } from "../../../auth/permissions";
 import { useBubbleColors } from "./chat-colors";
 import { AttachMenu } from "./AttachMenu";
@@ -128,10 +128,17 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
     inputRef.current?.focus();
   };
 
+  /** The reply's text replaces the slash; its file (if any) joins the tray, so it goes with the text as caption. */
   const pick = (reply: QuickMessageView) => {
     setText(reply.message);
     setActive(0);
     inputRef.current?.focus();
+    if (reply.isMedia) {
+      quickMessageFile(reply).then(
+        (file) => addFiles([file]),
+        (error: unknown) => toastError(error),
+      );
+    }
   };
 
   const onKeyDown = (event: KeyboardEvent) => {

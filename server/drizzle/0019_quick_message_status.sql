@@ -1,0 +1,1 @@
+ALTER TABLE "quick_messages" ADD COLUMN "status" boolean DEFAULT true NOT NULL;

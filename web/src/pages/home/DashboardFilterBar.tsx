@@ -1,0 +1,97 @@
+import { DashboardPeriods } from "@charla/contracts";
+import Card from "@mui/material/Card";
+import CardContent from "@mui/material/CardContent";
+import MenuItem from "@mui/material/MenuItem";
+import TextField from "@mui/material/TextField";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { DashboardQuery } from "../../api/dashboard";
+import { defaultRange } from "./format";
+
+type Mode = "date" | "period";
+
+/** The starting filter: mode 1, from the first of the month to today (core §9). */
+export function initialQuery(today: string): DashboardQuery {
+  const { from, to } = defaultRange(today);
+  return { date_from: from, date_to: to };
+}
+
+/**
+ * core §5, §9: mode 1 by date range, mode 2 by preset period. A change applies at once when complete
+ * and valid, so the counters and the history follow the fields.
+ */
+export function DashboardFilterBar({ today, onChange }: { today: string; onChange: (query: DashboardQuery) => void }) {
+  const { t } = useTranslation("home");
+  const [mode, setMode] = useState<Mode>("date");
+  const [range, setRange] = useState(() => defaultRange(today));
+  const [days, setDays] = useState<number>(7);
+
+  const applyRange = (next: { from: string; to: string }) => {
+    setRange(next);
+    if (next.from && next.to && next.from <= next.to) onChange({ date_from: next.from, date_to: next.to });
+  };
+  const applyMode = (next: Mode) => {
+    setMode(next);
+    if (next === "period") onChange({ days });
+    else applyRange(range);
+  };
+
+  return (
+    <Card variant="outlined" data-testid="dashboard-filter">
+      <CardContent sx={{ display: "flex", flexWrap: "wrap", gap: 2 }}>
+        <TextField
+          select
+          size="small"
+          label={t("filter.type")}
+          value={mode}
+          onChange={(e) => applyMode(e.target.value as Mode)}
+          sx={{ minWidth: 200 }}
+          slotProps={{ htmlInput: { "data-testid": "dashboard-filter-mode" } }}
+        >
+          <MenuItem value="date">{t("filter.byDate")}</MenuItem>
+          <MenuItem value="period">{t("filter.byPeriod")}</MenuItem>
+        </TextField>
+        {mode === "date" ? (
+          <>
+            <TextField
+              type="date"
+              size="small"
+              label={t("filter.dateFrom")}
+              value={range.from}
+              onChange={(e) => applyRange({ ...range, from: e.target.value })}
+              slotProps={{ inputLabel: { shrink: true }, htmlInput: { "data-testid": "dashboard-date-from", max: range.to } }}
+            />
+            <TextField
+              type="date"
+              size="small"
+              label={t("filter.dateTo")}
+              value={range.to}
+              onChange={(e) => applyRange({ ...range, to: e.target.value })}
+              slotProps={{ inputLabel: { shrink: true }, htmlInput: { "data-testid": "dashboard-date-to", min: range.from } }}
+            />
+          </>
+        ) : (
+          <TextField
+            select
+            size="small"
+            label={t("filter.period")}
+            value={days}
+            onChange={(e) => {
+              const next = Number(e.target.value);
+              setDays(next);
+              onChange({ days: next });
+            }}
+            sx={{ minWidth: 200 }}
+            slotProps={{ htmlInput: { "data-testid": "dashboard-period" } }}
+          >
+            {DashboardPeriods.map((n) => (
+              <MenuItem key={n} value={n}>
+                {t("filter.days", { count: n })}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
