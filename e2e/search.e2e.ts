@@ -33,7 +33,7 @@ describe("global search", () => {
     const { context, page } = await newPage(browser);
     await loginThroughUi(page, server.url, ADMIN.email, ADMIN.password);
     await page.waitForURL(/\/tickets/);
-    await page.getByTestId("ticket-item").first().waitFor({ timeout: 15_000 });
+    await page.getByTestId("tickets-tab-search").waitFor({ timeout: 15_000 });
 
     await page.keyboard.press("Control+k");
     const field = input(page, "global-search");
