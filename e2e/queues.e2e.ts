@@ -2,6 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { input, loginThroughUi, newPage } from "./support/browser.js";
 import { ADMIN, type RunningServer, api, apiLogin } from "./support/server.js";
+import { setUpTwoLevelBot } from "./support/chatbot.js";
 import { withServerAndBrowser } from "./support/suite.js";
 
 type Queue = { id: number; name: string; color: string; schedules: { weekdayEn: string; startTime: string; endTime: string }[] };
@@ -129,57 +130,14 @@ describe("areas page", () => {
   it("a customer walks a two-level option tree from the Simulator page: list, wrong answer, option, back, leaf", async () => {
     const token = await apiLogin(server.url, ADMIN.email, ADMIN.password);
     await setSetting(token, "scheduleType", "disabled");
-    const connections = await api<{ id: number; provider: string; name: string; number: string; queues: { id: number }[] }[]>(
-      server.url,
-      "GET",
-      "/whatsapp",
-      undefined,
-      token,
-    );
-    const simulator = connections.find((c) => c.provider === "simulator");
-    if (!simulator) throw new Error("no simulator connection");
-    const ventas = await api<{ id: number }>(
-      server.url,
-      "POST",
-      "/queue",
-      { name: "Ventas Bot", color: "#0062B1", greetingMessage: "Ventas, ¿qué busca?", orderQueue: 1 },
-      token,
-    );
-    const soporte = await api<{ id: number }>(
-      server.url,
-      "POST",
-      "/queue",
-      { name: "Soporte Bot", color: "#194D33", orderQueue: 2 },
-      token,
-    );
-    const precios = await api<{ id: number }>(
-      server.url,
-      "POST",
-      "/queue-options",
-      { queueId: ventas.id, title: "Precios", message: "Nuestras líneas:" },
-      token,
-    );
-    await api(
-      server.url,
-      "POST",
-      "/queue-options",
-      { queueId: ventas.id, parentId: precios.id, title: "Mayoristas", message: "Le escribe un asesor mayorista." },
-      token,
-    );
-    await api(
-      server.url,
-      "PUT",
-      `/whatsapp/${simulator.id}`,
-      {
-        name: simulator.name,
-        number: simulator.number || "5215500000000",
-        provider: "simulator",
-        isDefault: true,
-        greetingMessage: "¡Bienvenido! Elija un área:",
-        queueIds: [ventas.id, soporte.id],
-      },
-      token,
-    );
+    await setUpTwoLevelBot(server.url, token, {
+      welcome: "¡Bienvenido! Elija un área:",
+      ventas: "Ventas Bot",
+      soporte: "Soporte Bot",
+      ventasGreeting: "Ventas, ¿qué busca?",
+      precios: "Nuestras líneas:",
+      leaf: "Le escribe un asesor mayorista.",
+    });
 
     const { context, page } = await newPage(browser);
     await loginThroughUi(page, server.url, ADMIN.email, ADMIN.password);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminUrl, type ScratchDatabase, scratchDatabase } from "./support/postgres.js";
+import { setUpTwoLevelBot } from "./support/chatbot.js";
 import { ADMIN, type RunningServer, api, apiLogin, startServer } from "./support/server.js";
 
 // Two server processes on one real PostgreSQL: each connection's session runs on exactly one of them
@@ -40,49 +41,15 @@ describe.runIf(adminUrl && redisUrl)("session leases across two processes", () =
     // one login serves both processes (same database and secrets); a second would end the first
     const token = await apiLogin(one.url, ADMIN.email, ADMIN.password);
     const tokenTwo = token;
-    const [simulator] = await api<{ id: number; name: string; number: string }[]>(one.url, "GET", "/whatsapp", undefined, token);
-    const ventas = await api<{ id: number }>(
-      one.url,
-      "POST",
-      "/queue",
-      { name: "Ventas", color: "#1273DE", greetingMessage: "Ventas aquí.", orderQueue: 1 },
-      token,
-    );
-    const soporte = await api<{ id: number }>(
-      one.url,
-      "POST",
-      "/queue",
-      { name: "Soporte", color: "#DB3E00", orderQueue: 2 },
-      token,
-    );
-    const precios = await api<{ id: number }>(
-      one.url,
-      "POST",
-      "/queue-options",
-      { queueId: ventas.id, title: "Precios", message: "Elija:" },
-      token,
-    );
-    await api(
-      one.url,
-      "POST",
-      "/queue-options",
-      { queueId: ventas.id, parentId: precios.id, title: "Mayoristas", message: "Le escribe un asesor." },
-      token,
-    );
-    await api(
-      one.url,
-      "PUT",
-      `/whatsapp/${simulator.id}`,
-      {
-        name: simulator.name,
-        number: simulator.number || "5215500000000",
-        provider: "simulator",
-        isDefault: true,
-        greetingMessage: "¡Hola! Elija un área:",
-        queueIds: [ventas.id, soporte.id],
-      },
-      token,
-    );
+    const setup = await setUpTwoLevelBot(one.url, token, {
+      welcome: "¡Hola! Elija un área:",
+      ventas: "Ventas",
+      soporte: "Soporte",
+      ventasGreeting: "Ventas aquí.",
+      precios: "Elija:",
+      leaf: "Le escribe un asesor.",
+    });
+    const simulator = { id: setup.simulatorId };
     await expect
       .poll(async () => (await leases()).some((l) => l.whatsapp_id === simulator.id), { timeout: 40_000, interval: 500 })
       .toBe(true);
@@ -116,19 +83,7 @@ describe.runIf(adminUrl && redisUrl)("session leases across two processes", () =
     // nothing more comes later: each step answered exactly once
     await new Promise((r) => setTimeout(r, 2000));
     expect(await bot()).toHaveLength(5);
-    await api(
-      one.url,
-      "PUT",
-      `/whatsapp/${simulator.id}`,
-      {
-        name: simulator.name,
-        number: simulator.number || "5215500000000",
-        provider: "simulator",
-        isDefault: true,
-        queueIds: [],
-      },
-      token,
-    );
+    await setup.reset();
   }, 120_000);
 
   it("shares the sessions between the processes and moves a killed one's sessions to the other", async () => {

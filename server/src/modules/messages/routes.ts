@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { extname } from "node:path";
 import {
   IdParams,
   MessageSendForm,
@@ -15,6 +14,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { scopedFor } from "../../db/scoped.js";
+import { sendStoredFile } from "../../lib/stored-file-reply.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { extensionOf } from "../../pipeline/media.js";
 import { visibleTicket } from "../tickets/queries.js";
@@ -27,20 +27,6 @@ const TicketParams = z.object({ ticketId: IdParams.shape.id });
 const PageQuery = MessagesQuery.extend({ peek: z.enum(["true", "false"]).optional() });
 
 const tenant = scopedFor;
-
-/** Media types a browser could run if it opened them directly: always served as downloads. */
-const INLINE_TYPES: Record<string, string> = {
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".png": "image/png",
-  ".webp": "image/webp",
-  ".gif": "image/gif",
-  ".ogg": "audio/ogg",
-  ".mp3": "audio/mpeg",
-  ".m4a": "audio/mp4",
-  ".mp4": "video/mp4",
-  ".pdf": "application/pdf",
-};
 
 type Draft = {
   body: string;
@@ -267,13 +253,6 @@ export async function messagesRoutes(app: FastifyInstance) {
     const data = await req.ctx.storage.read(req.ctx.companyId, message.mediaPath).catch(() => {
       throw new AppError("ERR_NO_MESSAGE_FOUND");
     });
-    const type = INLINE_TYPES[extname(message.mediaPath).toLowerCase()];
-    const name = (message.mediaName || `file${extname(message.mediaPath)}`).replace(/["\\\r\n]/g, "_");
-    return reply
-      .header("x-content-type-options", "nosniff")
-      .header("cache-control", "private, max-age=3600")
-      .header("content-disposition", `${type ? "inline" : "attachment"}; filename*=UTF-8''${encodeURIComponent(name)}`)
-      .type(type ?? "application/octet-stream")
-      .send(data);
+    return sendStoredFile(reply, { path: message.mediaPath, name: message.mediaName, data }, "private, max-age=3600");
   });
 }

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { extname } from "node:path";
 import { IdParams, PageQuery, QuickMessageForm } from "@charla/contracts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { scopedFor } from "../../db/scoped.js";
+import { sendStoredFile } from "../../lib/stored-file-reply.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { extensionOf } from "../../pipeline/media.js";
 import { storeSingleFile } from "../../plugins/upload.js";
@@ -16,20 +16,6 @@ import {
   setQuickMessageMedia,
   updateQuickMessage,
 } from "./service.js";
-
-/** Types a browser may show inline; anything else is served as a download. */
-const INLINE_TYPES: Record<string, string> = {
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".png": "image/png",
-  ".webp": "image/webp",
-  ".gif": "image/gif",
-  ".ogg": "audio/ogg",
-  ".mp3": "audio/mpeg",
-  ".m4a": "audio/mp4",
-  ".mp4": "video/mp4",
-  ".pdf": "application/pdf",
-};
 
 /**
  * Quick replies (secondary §2, §7): every profile lists the company's shared replies and their own,
@@ -89,13 +75,6 @@ export async function quickMessagesRoutes(app: FastifyInstance) {
     const data = await req.ctx.storage.read(req.ctx.companyId, path).catch(() => {
       throw new AppError("ERR_NOT_FOUND");
     });
-    const type = INLINE_TYPES[extname(path).toLowerCase()];
-    const name = (row.mediaName || `file${extname(path)}`).replace(/["\\\r\n]/g, "_");
-    return reply
-      .header("x-content-type-options", "nosniff")
-      .header("cache-control", "private, no-cache")
-      .header("content-disposition", `${type ? "inline" : "attachment"}; filename*=UTF-8''${encodeURIComponent(name)}`)
-      .type(type ?? "application/octet-stream")
-      .send(data);
+    return sendStoredFile(reply, { path, name: row.mediaName, data }, "private, no-cache");
   });
 }

@@ -2,6 +2,7 @@ import { Limits, type TagsPage, type TagView } from "@charla/contracts";
 import { asc, count, eq, ilike, type SQL } from "drizzle-orm";
 import { toCount } from "../../db/client.js";
 import type { Scoped } from "../../db/scoped.js";
+import { escapeLike } from "../../lib/like.js";
 import { tags, ticketTags } from "../../db/schema/index.js";
 
 /** Tags with how many tickets carry each, in name order. */
@@ -36,7 +37,7 @@ export async function findTagView(q: Scoped, id: number): Promise<TagView | null
 
 /** GET /tags (core §7): 20 a page, searched by name. */
 export async function pageTags(q: Scoped, search: string, pageNumber: number): Promise<TagsPage> {
-  const where = search ? ilike(tags.name, `%${search.replace(/[\\%_]/g, "\\$&")}%`) : undefined;
+  const where = search ? ilike(tags.name, `%${escapeLike(search)}%`) : undefined;
   const size = Limits.pageSize;
   const [rows, [{ n }]] = await Promise.all([
     tagViews(q, where, { limit: size + 1, offset: (pageNumber - 1) * size }),
