@@ -87,6 +87,55 @@ describe("areas page", () => {
       ["2", "Envíos y entregas", 0],
     ]);
 
+    // the tree built here, walked by a customer from the Simulator page (one area: routed at once)
+    const setUpToken = await pageToken(page);
+    await setSetting(setUpToken, "scheduleType", "disabled");
+    const connections = await api<{ id: number; provider: string; name: string; number: string }[]>(
+      server.url,
+      "GET",
+      "/whatsapp",
+      undefined,
+      setUpToken,
+    );
+    const simulator = connections.find((c) => c.provider === "simulator");
+    if (!simulator || !queue) throw new Error("no simulator connection or area");
+    await api(
+      server.url,
+      "PUT",
+      `/whatsapp/${simulator.id}`,
+      {
+        name: simulator.name,
+        number: simulator.number || "5215500000000",
+        provider: "simulator",
+        isDefault: true,
+        queueIds: [queue.id],
+      },
+      setUpToken,
+    );
+    await page.getByTestId("queue-modal-cancel").click();
+    await page.getByTestId("menu-simulator").click();
+    await page.getByTestId("simulator-thread").waitFor();
+    await input(page, "simulator-number").fill("5215566667777");
+    const say = async (text: string) => {
+      await page.getByTestId("simulator-body").fill(text);
+      await page.getByTestId("simulator-send").click();
+    };
+    const botSaid = (text: string) =>
+      expect
+        .poll(async () => (await page.getByTestId("simulator-out").allTextContents()).join("\n"), { timeout: 15_000 })
+        .toContain(text);
+    await say("Hola");
+    await botSaid("Bienvenido a Ventas.");
+    await botSaid("[ 2 ] - Envíos y entregas");
+    await say("1");
+    await botSaid("Elija una línea:");
+    await botSaid("[ 1 ] - Mayoristas");
+    // back to the area's modal, with scheduleType = queue again for its hours tab
+    await setSetting(setUpToken, "scheduleType", "queue");
+    await page.getByTestId("menu-queues").click();
+    await row(page, "Ventas").getByTestId("queue-edit").click();
+    await page.getByTestId("queue-option-name").filter({ hasText: "Precios" }).waitFor();
+
     // deleting the first renumbers the rest
     await precios.getByTestId("queue-option-delete").first().click();
     await page.getByTestId("confirm-ok").click();
