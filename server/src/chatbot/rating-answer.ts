@@ -100,7 +100,7 @@ async function endWait(q: Scoped, ids: number[]) {
 }
 
 /**
- * After the commit: a rating's completion message (the connection's complationMessage), or the
+ * After the commit: a rating's completion message (the area's, else the connection's), or the
  * question asked once more. A given-up wait sends nothing here: the bot greets the new conversation.
  */
 export async function afterRatingAnswer(s: Services, companyId: number, answer: RatingAnswer): Promise<void> {
@@ -111,6 +111,8 @@ export async function afterRatingAnswer(s: Services, companyId: number, answer: 
     .select({
       complationMessage: whatsapps.complationMessage,
       ratingMessage: whatsapps.ratingMessage,
+      queueCompletion: queues.complationMessage,
+      queueRating: queues.ratingMessage,
       contactName: contacts.name,
       contactEmail: contacts.email,
       timeZone: companies.timeZone,
@@ -133,9 +135,10 @@ export async function afterRatingAnswer(s: Services, companyId: number, answer: 
     timeZone: facts.timeZone,
     now: clock.now(),
   };
+  // the ticket's area speaks for itself when it has its own text, else the connection does
   const body =
     answer.kind === "rated"
-      ? fillTemplate(facts.complationMessage ?? "", template)
-      : ratingQuestion(facts.ratingMessage, template);
+      ? fillTemplate((facts.queueCompletion?.trim() ? facts.queueCompletion : facts.complationMessage) ?? "", template)
+      : ratingQuestion(facts.queueRating?.trim() ? facts.queueRating : facts.ratingMessage, template);
   if (body.trim()) await sendAutomatic(s, companyId, ticket, body);
 }

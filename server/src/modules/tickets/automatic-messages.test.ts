@@ -1,6 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { messages, settings, tickets, type whatsapps } from "../../db/schema/index.js";
+import { messages, queues, settings, tickets, type whatsapps } from "../../db/schema/index.js";
 import { type TestApp, getTestApp } from "../../test/app.js";
 import {
   addUserQueue,
@@ -171,6 +171,24 @@ describe("#tickets resolve: rating question or completion message", () => {
     const group = await w.ticket({ status: "open", userId: w.ana.id, isGroup: true }, { isGroup: true });
     await put(w.sAna, group.id, { status: "closed" });
     expect(await automatic(group.id)).toEqual([]);
+  });
+
+  it("lets the ticket's area speak for itself: its own completion and rating texts before the connection's", async () => {
+    const w = await world({ complationMessage: "Gracias (conexión)", ratingMessage: "Califique (conexión)" });
+    await db()
+      .update(queues)
+      .set({ complationMessage: "Ventas le agradece, {{firstName}}.", ratingMessage: "¿Cómo lo atendió Ventas?" })
+      .where(eq(queues.id, w.sales.id));
+    const tk = await w.ticket({ status: "open", userId: w.ana.id });
+    await put(w.sAna, tk.id, { status: "closed" });
+    const inSupport = await w.ticket({ status: "open", userId: w.ana.id, queueId: w.support.id });
+    await put(w.sAna, inSupport.id, { status: "closed" });
+    await w.set("userRating", "enabled");
+    const rated = await w.ticket({ status: "open", userId: w.ana.id });
+    await put(w.sAna, rated.id, { status: "closed" });
+    expect((await automatic(tk.id)).map((m) => m.body)).toEqual(["Ventas le agradece, Lucía."]);
+    expect((await automatic(inSupport.id)).map((m) => m.body)).toEqual(["Gracias (conexión)"]);
+    expect((await automatic(rated.id))[0].body).toMatch(/^¿Cómo lo atendió Ventas\?/);
   });
 
   it("closes silently when the connection has no completion message", async () => {

@@ -54,11 +54,13 @@ export async function asksRating(q: Scoped, before: TicketRow): Promise<boolean>
 
 export type AutomaticCause = "accept" | "transfer" | "resolve";
 
+const ownText = (text: string | null | undefined) => (text?.trim() ? text : null);
+
 /**
  * The text a ticket change sends to its contact, or null (core §4, behaviours: automatic messages):
  * accept with sendGreetingAccepted, transfer with sendMsgTransfTicket (the connection's transferMessage,
  * else a notice naming the new agent or area), resolve the rating question when the ticket now awaits
- * a rating, else the connection's completion message. Never to groups.
+ * a rating, else the completion message (the area's, else the connection's). Never to groups.
  */
 export async function automaticMessageOf(
   q: Scoped,
@@ -82,6 +84,9 @@ export async function automaticMessageOf(
     if (text === TRANSFER_TO_QUEUE_MESSAGE && !facts.queue) return null;
     return fillTemplate(text, facts);
   }
-  if (after.awaitingRating) return ratingQuestion(connection?.ratingMessage, facts);
-  return connection?.complationMessage.trim() ? fillTemplate(connection.complationMessage, facts) : null;
+  // the ticket's area speaks for itself when it has its own text, else the connection does
+  const queue = after.queueId ? await q.queues.findById(after.queueId) : null;
+  if (after.awaitingRating) return ratingQuestion(ownText(queue?.ratingMessage) ?? connection?.ratingMessage, facts);
+  const completion = ownText(queue?.complationMessage) ?? ownText(connection?.complationMessage);
+  return completion ? fillTemplate(completion, facts) : null;
 }
