@@ -93,7 +93,8 @@ describe("#contacts", () => {
 
   it("pages 20 at a time in name order and searches by name or number", async () => {
     const { c, s } = await adminOf();
-    const tag = uid();
+    // letters only: a search's digits also match numbers, and a random tag's digits could match one
+    const tag = uid().replace(/\d/g, "q");
     for (let i = 0; i < 23; i++) await buildContact(t.app, c.id, { name: `Cliente ${tag} ${String(i).padStart(2, "0")}` });
     const special = await buildContact(t.app, c.id, { name: "Zoila Búsqueda", number: "5215599887766" });
     const p1 = (await call(s, "GET", "/contacts?pageNumber=1")).json();
