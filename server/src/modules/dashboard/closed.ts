@@ -1,52 +1,11 @@
-import { Limits, type DashboardClosedPage } from "@charla/contracts";
-import { and, count, desc, eq, gte, inArray, lt } from "drizzle-orm";
-import { toCount } from "../../db/client.js";
+import type { DashboardClosedPage } from "@charla/contracts";
+import { and, gte, lt } from "drizzle-orm";
 import type { Scoped } from "../../db/scoped.js";
-import { tickets, ticketTracking, users } from "../../db/schema/index.js";
-import { presentTickets } from "../tickets/presenter.js";
+import { ticketTracking } from "../../db/schema/index.js";
+import { pageFinishedEpisodes } from "../tickets/finished-episodes.js";
 import type { Period } from "./period.js";
 
 /** The history table: episodes finished in the period, newest first, 20 a page, with ticket and closer. */
-export async function pageClosedTickets(q: Scoped, p: Period, pageNumber: number): Promise<DashboardClosedPage> {
-  const where = q.ticketTracking.where(gte(ticketTracking.finishedAt, p.start), lt(ticketTracking.finishedAt, p.end));
-  const size = Limits.pageSize;
-  const offset = (pageNumber - 1) * size;
-  const rows = await q.db
-    .select({
-      id: ticketTracking.id,
-      ticketId: ticketTracking.ticketId,
-      userId: ticketTracking.userId,
-      finishedAt: ticketTracking.finishedAt,
-      userName: users.name,
-    })
-    .from(ticketTracking)
-    .leftJoin(users, and(eq(users.id, ticketTracking.userId), eq(users.companyId, q.companyId)))
-    .where(where)
-    .orderBy(desc(ticketTracking.finishedAt), desc(ticketTracking.id))
-    .limit(size)
-    .offset(offset);
-  const [{ n }] = await q.db.select({ n: count() }).from(ticketTracking).where(where);
-  const ids = [...new Set(rows.map((r) => r.ticketId))];
-  const ticketRows = ids.length
-    ? await q.db
-        .select()
-        .from(tickets)
-        .where(q.tickets.where(inArray(tickets.id, ids)))
-    : [];
-  const views = new Map((await presentTickets(q, ticketRows)).map((t) => [t.id, t]));
-  return {
-    tickets: rows.flatMap((r) => {
-      const ticket = views.get(r.ticketId);
-      if (!ticket || !r.finishedAt) return [];
-      return [
-        {
-          id: r.id,
-          finishedAt: r.finishedAt.toISOString(),
-          ticket,
-          user: r.userId ? { id: r.userId, name: r.userName ?? "" } : null,
-        },
-      ];
-    }),
-    hasMore: toCount(n) > offset + rows.length,
-  };
+export function pageClosedTickets(q: Scoped, p: Period, pageNumber: number): Promise<DashboardClosedPage> {
+  return pageFinishedEpisodes(q, and(gte(ticketTracking.finishedAt, p.start), lt(ticketTracking.finishedAt, p.end)), pageNumber);
 }

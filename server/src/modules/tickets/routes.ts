@@ -1,12 +1,11 @@
-import { IdParams, Limits, TicketCreateForm, TicketListQuery, TicketUpdateForm, type ClosedTicketsPage } from "@charla/contracts";
-import { and, count, desc, eq, inArray, isNotNull } from "drizzle-orm";
+import { IdParams, TicketCreateForm, TicketListQuery, TicketUpdateForm, type ClosedTicketsPage } from "@charla/contracts";
+import { and, eq, isNotNull } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { toCount } from "../../db/client.js";
 import { scopedFor } from "../../db/scoped.js";
-import { tickets, ticketTracking, users } from "../../db/schema/index.js";
-import { presentTickets } from "./presenter.js";
+import { ticketTracking } from "../../db/schema/index.js";
+import { pageFinishedEpisodes } from "./finished-episodes.js";
 import { pageTickets, visibleTicketWithView } from "./queries.js";
 import { createTicket, deleteTicket, updateTicket } from "./service.js";
 import { isStaff, loadViewer } from "./viewer.js";
@@ -47,55 +46,10 @@ export async function ticketsRoutes(app: FastifyInstance) {
   r.get("/closedTickets", { schema: { querystring: ClosedQuery }, config: use }, async (req): Promise<ClosedTicketsPage> => {
     const q = tenant(req);
     const viewer = await loadViewer(q, req.ctx.user);
-    const where = q.ticketTracking.where(
-      isNotNull(ticketTracking.finishedAt),
-      isStaff(viewer) ? undefined : eq(ticketTracking.userId, viewer.id),
+    return pageFinishedEpisodes(
+      q,
+      and(isNotNull(ticketTracking.finishedAt), isStaff(viewer) ? undefined : eq(ticketTracking.userId, viewer.id)),
+      req.query.pageNumber,
     );
-    const size = Limits.pageSize;
-    const offset = (req.query.pageNumber - 1) * size;
-    const rows = await q.db
-      .select({
-        id: ticketTracking.id,
-        ticketId: ticketTracking.ticketId,
-        userId: ticketTracking.userId,
-        finishedAt: ticketTracking.finishedAt,
-        userName: users.name,
-      })
-      .from(ticketTracking)
-      .leftJoin(users, and(eq(users.id, ticketTracking.userId), eq(users.companyId, q.companyId)))
-      .where(where)
-      .orderBy(desc(ticketTracking.finishedAt), desc(ticketTracking.id))
-      .limit(size)
-      .offset(offset);
-    const [{ n }] = await q.db.select({ n: count() }).from(ticketTracking).where(where);
-    const ticketRows = rows.length
-      ? await q.db
-          .select()
-          .from(tickets)
-          .where(
-            q.tickets.where(
-              inArray(
-                tickets.id,
-                rows.map((r) => r.ticketId),
-              ),
-            ),
-          )
-      : [];
-    const views = new Map((await presentTickets(q, ticketRows)).map((t) => [t.id, t]));
-    return {
-      tickets: rows.flatMap((r) => {
-        const ticket = views.get(r.ticketId);
-        if (!ticket || !r.finishedAt) return [];
-        return [
-          {
-            id: r.id,
-            finishedAt: r.finishedAt.toISOString(),
-            ticket,
-            user: r.userId ? { id: r.userId, name: r.userName ?? "" } : null,
-          },
-        ];
-      }),
-      hasMore: toCount(n) > offset + rows.length,
-    };
   });
 }
