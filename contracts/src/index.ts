@@ -7,6 +7,7 @@ export * from "./contacts.js";
 export * from "./dashboard.js";
 export * from "./errors.js";
 export * from "./events.js";
+export * from "./kanban.js";
 export * from "./limits.js";
 export * from "./numbers.js";
 export * from "./pcm.js";

@@ -12,6 +12,8 @@ export const Limits = {
   /** Bytes of one attached file. */
   mediaMaxBytes: 64 * 1024 * 1024,
   ticketsPageSize: 40,
+  /** Kanban cards a request (secondary §7 Kanban). */
+  kanbanPageSize: 100,
   messagesPageSize: 20,
   quickReplyLabel: 35,
   queueColor: { min: 3, max: 9 },

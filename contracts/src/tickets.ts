@@ -74,7 +74,7 @@ export type MessageView = {
 };
 
 /** A JSON array of ids in a query string (core §7: `queueIds` is JSON text), or a comma list. */
-const idList = z
+export const IdListParam = z
   .string()
   .trim()
   .max(2000)
@@ -106,9 +106,9 @@ export const TicketListQuery = z.object({
   searchParam: SearchParam,
   pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
   status: z.enum(TicketStatuses).optional(),
-  tags: idList,
-  users: idList,
-  queueIds: idList,
+  tags: IdListParam,
+  users: IdListParam,
+  queueIds: IdListParam,
   showAll: flag,
   withUnreadMessages: flag,
   date: DateOnly.optional(),

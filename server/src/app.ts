@@ -27,6 +27,7 @@ import { messagesRoutes } from "./modules/messages/routes.js";
 import { notesRoutes } from "./modules/notes/routes.js";
 import { quickMessagesRoutes } from "./modules/quick-messages/routes.js";
 import { tagsRoutes } from "./modules/tags/routes.js";
+import { kanbanRoutes } from "./modules/kanban/routes.js";
 import { ticketsRoutes } from "./modules/tickets/routes.js";
 import { simulatorRoutes } from "./modules/simulator/routes.js";
 import { plansRoutes } from "./modules/plans/routes.js";
@@ -149,6 +150,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       await api.register(searchRoutes);
       await api.register(notesRoutes);
       await api.register(tagsRoutes);
+      await api.register(kanbanRoutes);
       await api.register(quickMessagesRoutes);
     },
     { prefix: "/api/v1" },

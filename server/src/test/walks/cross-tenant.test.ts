@@ -45,7 +45,7 @@ beforeAll(async () => {
     .insert(ticketNotes)
     .values({ companyId: a.id, ticketId: ticket.id, contactId: contact.id, note: `Nota ${a.name}` })
     .returning();
-  const tag = await buildTag(t.app, a.id, { name: `Etiqueta ${a.name}` });
+  const tag = await buildTag(t.app, a.id, { name: `Etiqueta ${a.name}`, kanban: 1 });
   const [option] = await t.app.charla.db
     .insert(queueOptions)
     .values({ companyId: a.id, queueId: queue.id, title: `Opción ${a.name}`, option: "1" })
@@ -79,6 +79,8 @@ beforeAll(async () => {
     "ticket-notes": note.id,
     "quick-messages": quick.id,
     tags: tag.id,
+    "ticket-tags:ticketId": ticket.id,
+    "ticket-tags:tagId": tag.id,
   };
   markers = [
     aUser.email,
