@@ -5,6 +5,7 @@ import PeopleIcon from "@mui/icons-material/PeopleAltOutlined";
 import QuickMessagesIcon from "@mui/icons-material/FlashOnOutlined";
 import QueuesIcon from "@mui/icons-material/AccountTreeOutlined";
 import TagsIcon from "@mui/icons-material/LocalOfferOutlined";
+import KanbanIcon from "@mui/icons-material/ViewKanbanOutlined";
 import SimulatorIcon from "@mui/icons-material/PhoneAndroidOutlined";
 import SettingsIcon from "@mui/icons-material/SettingsOutlined";
 import WhatsAppIcon from "@mui/icons-material/WhatsApp";
@@ -17,6 +18,7 @@ import { pages } from "./pages";
 const HomePage = lazyLoaded(pages.home);
 const ContactsPage = lazyLoaded(pages.contacts);
 const QuickMessagesPage = lazyLoaded(pages["quick-messages"]);
+const KanbanPage = lazyLoaded(pages.kanban);
 const ConnectionsPage = lazyLoaded(pages.connections);
 const QueuesPage = lazyLoaded(pages.queues);
 const TagsPage = lazyLoaded(pages.tags);
@@ -76,6 +78,13 @@ export const appRoutes: AppRoute[] = [
     // core §6: quick replies are a service item of every profile
     access: { anyOf: ["quick-messages.use"] },
     menu: { key: "quick-messages", labelKey: "menu.quickMessages", icon: <QuickMessagesIcon /> },
+  },
+  {
+    path: "/kanban",
+    element: <KanbanPage />,
+    // secondary §6: every profile, when the plan has useKanban (the rule carries the flag)
+    access: { anyOf: ["kanban.use"] },
+    menu: { key: "kanban", labelKey: "menu.kanban", icon: <KanbanIcon /> },
   },
   {
     path: "/contacts",

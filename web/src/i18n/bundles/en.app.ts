@@ -12,6 +12,7 @@ export default byNamespace(
       "!../en/queues.json",
       "!../en/tags.json",
       "!../en/quick-messages.json",
+      "!../en/kanban.json",
     ],
     { eager: true, import: "default" },
   ),

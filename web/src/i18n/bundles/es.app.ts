@@ -12,6 +12,7 @@ export default byNamespace(
       "!../es/queues.json",
       "!../es/tags.json",
       "!../es/quick-messages.json",
+      "!../es/kanban.json",
     ],
     { eager: true, import: "default" },
   ),

@@ -12,6 +12,7 @@ export default byNamespace(
       "!../pt/queues.json",
       "!../pt/tags.json",
       "!../pt/quick-messages.json",
+      "!../pt/kanban.json",
     ],
     { eager: true, import: "default" },
   ),
