@@ -80,6 +80,16 @@ describe("dashboard", () => {
     await expect.poll(() => page.getByTestId("attendants").textContent()).toContain(HELPER.name);
     await expect.poll(() => page.getByTestId("closed-tickets-table").textContent()).toContain("Cliente Tres");
 
+    // the range reads DD/MM/YYYY whatever the browser's locale (this Chromium's is English); typing a
+    // past year empties the counters
+    const from = page.getByTestId("dashboard-date-from");
+    expect(await from.inputValue()).toMatch(/^01\/\d{2}\/\d{4}$/);
+    await from.fill("01012020");
+    expect(await from.inputValue()).toBe("01/01/2020");
+    await page.getByTestId("dashboard-date-to").fill("31/12/2020");
+    await expect.poll(() => value("leads"), { timeout: 10_000 }).toBe("0");
+    expect(await value("finished")).toBe("0");
+
     // mode 2: a preset period gives the same numbers for today's work
     await page.getByTestId("dashboard-filter").getByRole("combobox").first().click();
     await page.getByRole("option", { name: "Filtro por período" }).click();

@@ -5,6 +5,7 @@ import MenuItem from "@mui/material/MenuItem";
 import TextField from "@mui/material/TextField";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { DateField } from "../../components/form/DateField";
 import type { DashboardQuery } from "../../api/dashboard";
 import { defaultRange } from "./format";
 
@@ -53,21 +54,21 @@ export function DashboardFilterBar({ today, onChange }: { today: string; onChang
         </TextField>
         {mode === "date" ? (
           <>
-            <TextField
-              type="date"
-              size="small"
+            <DateField
               label={t("filter.dateFrom")}
               value={range.from}
-              onChange={(e) => applyRange({ ...range, from: e.target.value })}
-              slotProps={{ inputLabel: { shrink: true }, htmlInput: { "data-testid": "dashboard-date-from", max: range.to } }}
+              max={range.to}
+              onChange={(from) => applyRange({ ...range, from })}
+              testId="dashboard-date-from"
+              pickLabel={t("filter.pickDate")}
             />
-            <TextField
-              type="date"
-              size="small"
+            <DateField
               label={t("filter.dateTo")}
               value={range.to}
-              onChange={(e) => applyRange({ ...range, to: e.target.value })}
-              slotProps={{ inputLabel: { shrink: true }, htmlInput: { "data-testid": "dashboard-date-to", min: range.from } }}
+              min={range.from}
+              onChange={(to) => applyRange({ ...range, to })}
+              testId="dashboard-date-to"
+              pickLabel={t("filter.pickDate")}
             />
           </>
         ) : (
