@@ -227,7 +227,7 @@ export async function seedInbox(opts = {}) {
         })
         .join(" ")} end`;
 
-    const dropped = await dropPlainIndexes(db, ["contacts", "tickets", "messages"]);
+    const dropped = await dropPlainIndexes(db, ["contacts", "tickets", "messages", "ticket_tracking", "user_ratings"]);
     // the GIN (trigram, full-text) builds are most of the load's time; more memory makes them faster
     await db.query("set maintenance_work_mem = '256MB'");
 
@@ -295,6 +295,24 @@ export async function seedInbox(opts = {}) {
        join frag_a a on a.id = ${fa("m.n")}
        join frag_b b on b.id = ${fb("m.n")}`,
     );
+    // the dashboard's history (issue 12): each ticket one episode, queued when it was created, taken 1–7 minutes
+    // later unless pending, finished at its last activity when closed; a quarter of the closed ones rated 1–3
+    await step(
+      "ticket_tracking",
+      `insert into ticket_tracking (company_id, ticket_id, whatsapp_id, queue_id, user_id, queued_at, started_at,
+                                    finished_at, rated, created_at, updated_at)
+       select 1, t.id, t.whatsapp_id, t.queue_id, t.user_id, t.created_at,
+              case when t.status <> 'pending' then t.created_at + (1 + t.id % 7) * interval '1 minute' end,
+              case when t.status = 'closed' then t.updated_at end,
+              t.status = 'closed' and t.id % 4 = 0, t.created_at, t.updated_at
+       from tickets t`,
+    );
+    await step(
+      "user_ratings",
+      `insert into user_ratings (company_id, ticket_id, user_id, rate, created_at, updated_at)
+       select 1, t.id, t.user_id, 1 + t.id % 3, t.updated_at, t.updated_at
+       from tickets t where t.status = 'closed' and t.id % 4 = 0`,
+    );
     for (const seq of ["contacts", "tickets", "messages"]) {
       await db.query(`select setval(pg_get_serial_sequence('${seq}', 'id'), (select max(id) from ${seq}))`);
     }
@@ -302,7 +320,7 @@ export async function seedInbox(opts = {}) {
     for (const def of dropped) await db.query(def);
     log(`  ${dropped.length} indexes built again in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     const t1 = performance.now();
-    await db.query("vacuum analyze contacts, tickets, messages, users, user_queues, queues");
+    await db.query("vacuum analyze contacts, tickets, messages, ticket_tracking, user_ratings, users, user_queues, queues");
     log(`  vacuum analyze ${((performance.now() - t1) / 1000).toFixed(1)} s`);
     const {
       rows: [counts],

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, serial, text, unique, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, serial, text, timestamp, unique, uniqueIndex } from "drizzle-orm/pg-core";
 import { companyId, timestamps } from "./columns.js";
 import { whatsapps } from "./whatsapps.js";
 
@@ -16,6 +16,9 @@ export const contacts = pgTable(
     isGroup: boolean("is_group").notNull().default(false),
     extraInfo: jsonb("extra_info").$type<{ name: string; value: string }[]>().notNull().default([]),
     whatsappId: integer("whatsapp_id").references(() => whatsapps.id, { onDelete: "set null" }),
+    // when the contact's first-ever ticket began (group chats aside): the dashboard's leads. Kept by
+    // triggers on tickets (migration 0020), never written by the application.
+    firstTicketAt: timestamp("first_ticket_at", { withTimezone: true, mode: "date" }),
     ...timestamps,
   },
   (t) => [
@@ -26,5 +29,6 @@ export const contacts = pgTable(
     // contains-searches on name and number (contacts page, tickets list) use trigrams
     index("contacts_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")),
     index("contacts_number_trgm_idx").using("gin", t.number.op("gin_trgm_ops")),
+    index("contacts_company_first_ticket_idx").on(t.companyId, t.firstTicketAt),
   ],
 );

@@ -73,6 +73,8 @@ export const tickets = pgTable(
     ),
     index("tickets_company_updated_idx").on(t.companyId, t.updatedAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("tickets_company_contact_idx").on(t.companyId, t.contactId),
+    // the dashboard's tickets of a day by hour
+    index("tickets_company_created_idx").on(t.companyId, t.createdAt),
   ],
 );
 
@@ -115,6 +117,7 @@ export const ticketTracking = pgTable(
     foreignKey({ columns: [t.companyId, t.ticketId], foreignColumns: [tickets.companyId, tickets.id] }).onDelete("cascade"),
     index("ticket_tracking_company_ticket_idx").on(t.companyId, t.ticketId),
     index("ticket_tracking_company_finished_idx").on(t.companyId, t.finishedAt),
+    index("ticket_tracking_company_started_idx").on(t.companyId, t.startedAt),
   ],
 );
 
@@ -133,6 +136,7 @@ export const userRatings = pgTable(
     foreignKey({ columns: [t.companyId, t.ticketId], foreignColumns: [tickets.companyId, tickets.id] }).onDelete("cascade"),
     index("user_ratings_company_user_idx").on(t.companyId, t.userId),
     index("user_ratings_company_ticket_idx").on(t.companyId, t.ticketId),
+    index("user_ratings_company_created_idx").on(t.companyId, t.createdAt),
   ],
 );
 
@@ -194,6 +198,8 @@ export const messages = pgTable(
       t.createdAt.desc().nullsFirst(),
       t.id.desc().nullsFirst(),
     ),
+    // a company's messages newest first: the global search walks it for a common word (modules/search)
+    index("messages_company_id_idx").on(t.companyId, t.id.desc().nullsFirst()),
   ],
 );
 

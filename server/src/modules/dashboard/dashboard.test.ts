@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ticketTracking, userRatings } from "../../db/schema/index.js";
+import { eq } from "drizzle-orm";
+import { tickets, ticketTracking, userRatings } from "../../db/schema/index.js";
 import { type TestApp, getTestApp } from "../../test/app.js";
 import {
   type BuiltCompany,
@@ -242,6 +243,35 @@ describe("#dashboard", () => {
     expect(seven).toMatchObject({ supportFinished: 2, avgSupportTime: 60, avgWaitTime: 60 });
     // days wins over dates
     expect((await call(s, "GET", "/dashboard?days=7&date_from=2020-01-01&date_to=2020-01-01")).json().supportFinished).toBe(2);
+  });
+
+  it("keeps leads right when a contact's first ticket is deleted or moved to another contact", async () => {
+    const d = await buildCompany(t.app);
+    const s = await login(t.app, d.admin);
+    const leads = async (from: string, to: string) =>
+      (await call(s, "GET", `/dashboard?date_from=${from}&date_to=${to}`)).json().leads as number;
+    const ana = await buildContact(t.app, d.id);
+    const old = await buildTicket(t.app, d.id, { contactId: ana.id, status: "closed", createdAt: at("2025-01-05T12:00:00Z") });
+    await buildTicket(t.app, d.id, { contactId: ana.id, status: "closed", createdAt: at("2025-02-05T12:00:00Z") });
+    expect(await leads("2025-01-01", "2025-01-31")).toBe(1);
+    expect(await leads("2025-02-01", "2025-02-28")).toBe(0);
+    // her first ticket deleted: her first-ever ticket is now February's
+    await t.app.charla.db.delete(tickets).where(eq(tickets.id, old.id));
+    expect(await leads("2025-01-01", "2025-01-31")).toBe(0);
+    expect(await leads("2025-02-01", "2025-02-28")).toBe(1);
+    // contacts merged: a March contact's ticket moves to Beto, whose first ticket was in April
+    const beto = await buildContact(t.app, d.id);
+    await buildTicket(t.app, d.id, { contactId: beto.id, status: "closed", createdAt: at("2025-04-05T12:00:00Z") });
+    const carla = await buildContact(t.app, d.id);
+    const march = await buildTicket(t.app, d.id, {
+      contactId: carla.id,
+      status: "closed",
+      createdAt: at("2025-03-05T12:00:00Z"),
+    });
+    expect(await leads("2025-03-01", "2025-04-30")).toBe(2);
+    await t.app.charla.db.update(tickets).set({ contactId: beto.id }).where(eq(tickets.id, march.id));
+    expect(await leads("2025-03-01", "2025-03-31")).toBe(1);
+    expect(await leads("2025-04-01", "2025-04-30")).toBe(0);
   });
 
   it("counts today's tickets per local hour, 24 buckets", async () => {

@@ -2,7 +2,7 @@ import type { DashboardAttendant, DashboardView, TicketsPerHour } from "@charla/
 import { type SQL, and, asc, count, eq, gte, inArray, isNotNull, lt, sql } from "drizzle-orm";
 import { toCount } from "../../db/client.js";
 import type { Scoped } from "../../db/scoped.js";
-import { tickets, ticketTracking, userRatings, users } from "../../db/schema/index.js";
+import { contacts, ticketCounts, tickets, ticketTracking, userRatings, users } from "../../db/schema/index.js";
 import type { Period } from "./period.js";
 
 /** Mean minutes of an interval expression, 2 decimals; null over no rows. */
@@ -12,13 +12,13 @@ const toMinutes = (v: string | number | null | undefined) => (v === null || v ==
 /** [start, end) of the period on a timestamp column. */
 const within = (column: Parameters<typeof gte>[0], p: Period) => and(gte(column, p.start), lt(column, p.end));
 
-/** supportPending / supportHappening: tickets pending / open right now, whatever the period. */
+/** supportPending / supportHappening: tickets pending / open right now, whatever the period, from the list's counters. */
 async function liveCounts(q: Scoped) {
   const rows = await q.db
-    .select({ status: tickets.status, n: count() })
-    .from(tickets)
-    .where(q.tickets.where(inArray(tickets.status, ["pending", "open"])))
-    .groupBy(tickets.status);
+    .select({ status: ticketCounts.status, n: sql<number>`coalesce(sum(${ticketCounts.n}), 0)::int` })
+    .from(ticketCounts)
+    .where(and(eq(ticketCounts.companyId, q.companyId), inArray(ticketCounts.status, ["pending", "open"])))
+    .groupBy(ticketCounts.status);
   const of = (status: string) => toCount(rows.find((r) => r.status === status)?.n ?? 0);
   return { supportPending: of("pending"), supportHappening: of("open") };
 }
@@ -44,23 +44,12 @@ async function waitStats(q: Scoped, p: Period) {
   return { avgWaitTime: toMinutes(row.avg) };
 }
 
-/** leads: contacts whose first-ever ticket (group chats aside) began in the period. */
+/** leads: contacts whose first-ever ticket (group chats aside) began in the period (contacts.first_ticket_at, migration 0020). */
 async function leadCount(q: Scoped, p: Period) {
-  const firsts = q.db
-    .select({ contactId: tickets.contactId, first: sql<string>`min(${tickets.createdAt})`.as("first_at") })
-    .from(tickets)
-    .where(q.tickets.where(eq(tickets.isGroup, false)))
-    .groupBy(tickets.contactId)
-    .as("firsts");
   const [row] = await q.db
     .select({ n: count() })
-    .from(firsts)
-    .where(
-      and(
-        sql`${firsts.first} >= ${p.start.toISOString()}::timestamptz`,
-        sql`${firsts.first} < ${p.end.toISOString()}::timestamptz`,
-      ),
-    );
+    .from(contacts)
+    .where(q.contacts.where(within(contacts.firstTicketAt, p)));
   return { leads: toCount(row.n) };
 }
 

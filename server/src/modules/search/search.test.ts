@@ -1,6 +1,7 @@
 import type { SearchPage, SearchResult } from "@charla/contracts";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { messages } from "../../db/schema/index.js";
 import { rowsOf } from "../../lib/rate-limit.js";
 import { type TestApp, getTestApp } from "../../test/app.js";
 import {
@@ -182,6 +183,49 @@ describe("#search", () => {
     expect([first.hasMore, second.hasMore, third.hasMore]).toEqual([true, true, false]);
     expect(new Set([...messageIds(first), ...messageIds(second), ...messageIds(third)]).size).toBe(5);
     expect(first.totalCount).toBe(5);
+  });
+});
+
+describe("#search window", () => {
+  it("ranks the newest 200 matching messages the viewer may see, walked newest first for a common word", async () => {
+    const w = await world();
+    const mine = await w.ticket({ status: "open", userId: w.beto.id });
+    const hidden = await w.ticket({ queueId: w.sales.id });
+    // 10 old exact matches, then 205 newer ones of another form ("garantías"), and newer still 50 in a hidden ticket
+    const values = (tk: typeof mine, n: number, body: (i: number) => string) =>
+      Array.from({ length: n }, (_, i) => ({
+        companyId: w.c.id,
+        ticketId: tk.id,
+        contactId: tk.contactId,
+        whatsappId: tk.whatsappId,
+        channelId: `window-${tk.id}-${body(i)}-${i}`,
+        body: body(i),
+      }));
+    const old = await t.app.charla.db
+      .insert(messages)
+      .values(values(mine, 10, (i) => `garantia vieja ${i}`))
+      .returning({ id: messages.id });
+    await t.app.charla.db.insert(messages).values(values(mine, 205, (i) => `garantías nuevas ${i}`));
+    await t.app.charla.db.insert(messages).values(values(hidden, 50, (i) => `garantía ajena ${i}`));
+
+    const admin = await search(w.admin, "q=garantia&type=messages");
+    expect(admin.totalCount).toBe(200);
+    // the window is the newest 200 (the hidden ticket's 50 and 150 of the 205): no old exact match in it
+    expect(admin.results.every((r) => r.message?.body.startsWith("garantía ajena"))).toBe(true);
+    const agent = await search(w.sBeto, "q=garantia&type=messages");
+    expect(agent.totalCount).toBe(200);
+    expect(agent.results.every((r) => r.message?.body.startsWith("garantías nuevas"))).toBe(true);
+    const oldIds = new Set(old.map((m) => m.id));
+    let page = 1;
+    const seen: number[] = [];
+    for (;;) {
+      const next = await search(w.sBeto, `q=garantia&type=messages&page=${page}`);
+      seen.push(...messageIds(next).map(Number));
+      if (!next.hasMore) break;
+      page += 1;
+    }
+    expect(seen).toHaveLength(200);
+    expect(seen.some((id) => oldIds.has(id))).toBe(false);
   });
 });
 
