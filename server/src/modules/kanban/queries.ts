@@ -1,20 +1,14 @@
-import { type KanbanPage, type KanbanTicket, Limits, type TagView, type TicketView } from "@charla/contracts";
+import { type KanbanPage, type KanbanTicket, Limits, type TicketView } from "@charla/contracts";
 import { type SQL, and, eq, inArray } from "drizzle-orm";
 import type { Scoped } from "../../db/scoped.js";
 import { Binds } from "../../db/shaped.js";
 import { tags, tickets } from "../../db/schema/index.js";
 import { visibleTickets } from "../../policies/tickets.js";
-import { listTags } from "../tags/queries.js";
 import { pageTicketViews } from "../tickets/presenter.js";
 import type { Viewer } from "../tickets/viewer.js";
 
 /** The board's statuses: a closed ticket has left the board (it comes back if reopened). */
 const ON_BOARD = ["open", "pending"] as const;
-
-/** The lanes after "Abierto": the tags marked kanban, by name. */
-export async function kanbanLanes(q: Scoped): Promise<TagView[]> {
-  return (await listTags(q)).filter((tag) => tag.kanban === 1);
-}
 
 /**
  * The queues a board shows (secondary §6: only the user's own queues, for every profile); `asked`

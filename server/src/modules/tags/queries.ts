@@ -30,6 +30,11 @@ export function listTags(q: Scoped): Promise<TagView[]> {
   return tagViews(q, undefined);
 }
 
+/** The tags marked kanban (the board's lanes after "Abierto"). */
+export function listKanbanTags(q: Scoped): Promise<TagView[]> {
+  return tagViews(q, eq(tags.kanban, 1));
+}
+
 export async function findTagView(q: Scoped, id: number): Promise<TagView | null> {
   const [view] = await tagViews(q, eq(tags.id, id));
   return view ?? null;

@@ -1,15 +1,12 @@
 import { IdParams, PageQuery, TagForm, TagsSyncForm, type TagView } from "@charla/contracts";
-import { eq, inArray } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { scoped, scopedFor } from "../../db/scoped.js";
-import { tags, tickets, ticketTags } from "../../db/schema/index.js";
-import { withTransaction } from "../../db/tx.js";
+import { scopedFor } from "../../db/scoped.js";
+import { tags } from "../../db/schema/index.js";
 import { AppError, found } from "../../lib/app-error.js";
-import { ticketChangeBroadcast } from "../tickets/broadcast.js";
-import { visibleTicket } from "../tickets/queries.js";
-import { loadViewer } from "../tickets/viewer.js";
 import { findTagView, listTags, pageTags } from "./queries.js";
+import { changeTicketTags } from "./ticket-tags.js";
 import { createTag, deleteTag, updateTag } from "./service.js";
 
 const tenant = scopedFor;
@@ -38,12 +35,9 @@ export async function tagsRoutes(app: FastifyInstance) {
   });
 
   /** Replaces a ticket's tags with exactly the given set. */
-  r.post("/tags/sync", { schema: { body: TagsSyncForm }, config: use }, async (req) => {
-    return withTransaction(req.ctx.db, async (tx, afterCommit) => {
-      const q = scoped(tx, req.ctx.companyId);
-      const ticket = await visibleTicket(q, await loadViewer(q, req.ctx.user), { id: req.body.ticketId });
-      await q.tickets.lockById(ticket.id);
-      const wanted = [...new Set(req.body.tags.map((t) => t.id))];
+  r.post("/tags/sync", { schema: { body: TagsSyncForm }, config: use }, (req) => {
+    const wanted = [...new Set(req.body.tags.map((t) => t.id))];
+    return changeTicketTags(req.ctx, req.body.ticketId, async (q) => {
       const existing = wanted.length
         ? await q.db
             .select({ id: tags.id })
@@ -51,17 +45,7 @@ export async function tagsRoutes(app: FastifyInstance) {
             .where(q.tags.where(inArray(tags.id, wanted)))
         : [];
       if (existing.length !== wanted.length) throw new AppError("ERR_NO_TAG_FOUND");
-      await tx.delete(ticketTags).where(q.ticketTags.where(eq(ticketTags.ticketId, ticket.id)));
-      if (wanted.length)
-        await tx.insert(ticketTags).values(wanted.map((tagId) => ({ companyId: q.companyId, ticketId: ticket.id, tagId })));
-      const [updated] = await tx
-        .update(tickets)
-        .set({ updatedAt: ticket.updatedAt })
-        .where(q.tickets.where(eq(tickets.id, ticket.id)))
-        .returning();
-      const change = await ticketChangeBroadcast(req.ctx, q, ticket, updated);
-      afterCommit(change.emit);
-      return change.view;
+      return { add: wanted };
     });
   });
 }
