@@ -18,6 +18,7 @@ import {
 } from "../../test/factories.js";
 import { caller, expectError } from "../../test/http.js";
 import { highlightSegments } from "./highlight.js";
+import { SEARCH_WINDOW } from "./queries.js";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -187,47 +188,73 @@ describe("#search", () => {
 });
 
 describe("#search window", () => {
-  it("ranks the newest 200 matching messages the viewer may see, walked newest first for a common word", async () => {
+  it("ranks the newest SEARCH_WINDOW matching messages the viewer may see, walked newest first for a common word", async () => {
     const w = await world();
     const mine = await w.ticket({ status: "open", userId: w.beto.id });
     const hidden = await w.ticket({ queueId: w.sales.id });
-    // 10 old exact matches, then 205 newer ones of another form ("garantías"), and newer still 50 in a hidden ticket
-    const values = (tk: typeof mine, n: number, body: (i: number) => string) =>
+    // 10 old exact matches, then a window and 5 newer ones of another form ("garantías"), and newer still 50 in a hidden ticket
+    const old = await insertMessages(w.c.id, mine, 10, (i) => `garantia vieja ${i}`);
+    await insertMessages(w.c.id, mine, SEARCH_WINDOW + 5, (i) => `garantías nuevas ${i}`);
+    await insertMessages(w.c.id, hidden, 50, (i) => `garantía ajena ${i}`);
+
+    const admin = await search(w.admin, "q=garantia&type=messages");
+    expect(admin.totalCount).toBe(SEARCH_WINDOW);
+    // the window is the newest (the hidden ticket's 50 and the newest of the others): no old exact match in it
+    expect(admin.results.every((r) => r.message?.body.startsWith("garantía ajena"))).toBe(true);
+    const agent = await search(w.sBeto, "q=garantia&type=messages");
+    expect(agent.totalCount).toBe(SEARCH_WINDOW);
+    expect(agent.results.every((r) => r.message?.body.startsWith("garantías nuevas"))).toBe(true);
+    const oldIds = new Set(old.map((m) => m.id));
+    const seen = await allMessageIds(w.sBeto, "q=garantia&type=messages");
+    expect(seen).toHaveLength(SEARCH_WINDOW);
+    expect(seen.some((id) => oldIds.has(id))).toBe(false);
+  });
+
+  it("takes an agent's window conversation by conversation, the most recently active first; staff's by message", async () => {
+    const w = await world();
+    const first = await w.ticket({ status: "open", userId: w.beto.id });
+    const second = await w.ticket({ status: "open", userId: w.beto.id });
+    const older = await insertMessages(w.c.id, first, SEARCH_WINDOW, (i) => `devolución primera ${i}`);
+    const newer = await insertMessages(w.c.id, second, 5, (i) => `devolución segunda ${i}`);
+    // the first conversation is active again (a status change, a note): it comes first for the agent
+    await t.app.charla.db.execute(sql`update tickets set updated_at = now() + interval '1 minute' where id = ${first.id}`);
+    const agentSeen = await allMessageIds(w.sBeto, "q=devolucion&type=messages");
+    expect(new Set(agentSeen)).toEqual(new Set(older.map((m) => m.id)));
+    const adminSeen = await allMessageIds(w.admin, "q=devolucion&type=messages");
+    expect(adminSeen).toHaveLength(SEARCH_WINDOW);
+    expect(newer.every((m) => adminSeen.includes(m.id))).toBe(true);
+  });
+});
+
+async function insertMessages(
+  companyId: number,
+  tk: { id: number; contactId: number; whatsappId: number | null },
+  n: number,
+  body: (i: number) => string,
+) {
+  return t.app.charla.db
+    .insert(messages)
+    .values(
       Array.from({ length: n }, (_, i) => ({
-        companyId: w.c.id,
+        companyId,
         ticketId: tk.id,
         contactId: tk.contactId,
         whatsappId: tk.whatsappId,
         channelId: `window-${tk.id}-${body(i)}-${i}`,
         body: body(i),
-      }));
-    const old = await t.app.charla.db
-      .insert(messages)
-      .values(values(mine, 10, (i) => `garantia vieja ${i}`))
-      .returning({ id: messages.id });
-    await t.app.charla.db.insert(messages).values(values(mine, 205, (i) => `garantías nuevas ${i}`));
-    await t.app.charla.db.insert(messages).values(values(hidden, 50, (i) => `garantía ajena ${i}`));
+      })),
+    )
+    .returning({ id: messages.id });
+}
 
-    const admin = await search(w.admin, "q=garantia&type=messages");
-    expect(admin.totalCount).toBe(200);
-    // the window is the newest 200 (the hidden ticket's 50 and 150 of the 205): no old exact match in it
-    expect(admin.results.every((r) => r.message?.body.startsWith("garantía ajena"))).toBe(true);
-    const agent = await search(w.sBeto, "q=garantia&type=messages");
-    expect(agent.totalCount).toBe(200);
-    expect(agent.results.every((r) => r.message?.body.startsWith("garantías nuevas"))).toBe(true);
-    const oldIds = new Set(old.map((m) => m.id));
-    let page = 1;
-    const seen: number[] = [];
-    for (;;) {
-      const next = await search(w.sBeto, `q=garantia&type=messages&page=${page}`);
-      seen.push(...messageIds(next).map(Number));
-      if (!next.hasMore) break;
-      page += 1;
-    }
-    expect(seen).toHaveLength(200);
-    expect(seen.some((id) => oldIds.has(id))).toBe(false);
-  });
-});
+async function allMessageIds(s: Session, query: string): Promise<number[]> {
+  const seen: number[] = [];
+  for (let page = 1; ; page++) {
+    const next = await search(s, `${query}&page=${page}`);
+    seen.push(...messageIds(next).map(Number));
+    if (!next.hasMore) return seen;
+  }
+}
 
 describe("highlightSegments", () => {
   it("marks at most 10 words, keeps the text whole and cuts long bodies around the first mark", () => {
