@@ -78,6 +78,9 @@ const browser = await chromium.launch({
   ],
 });
 
+// --list: each script as it arrives, with its bytes as sent
+const listScripts = process.argv.includes("--list");
+
 /** Opens `path` with an empty cache and sums the encoded bytes of every script until `ready` holds. */
 async function weigh(context, path, ready) {
   const page = await context.newPage();
@@ -87,7 +90,13 @@ async function weigh(context, path, ready) {
   page.on("response", (res) => {
     // bytes on the wire: the (compressed) body's length as sent
     if (res.request().resourceType() === "script")
-      sizes.push(res.body().then((b) => Number(res.headers()["content-length"] ?? b.length)));
+      sizes.push(
+        res.body().then((b) => {
+          const n = Number(res.headers()["content-length"] ?? b.length);
+          if (listScripts) console.log(`  ${path} ${String(n).padStart(7)} ${new URL(res.url()).pathname}`);
+          return n;
+        }),
+      );
   });
   const started = Date.now();
   await page.goto(`${base}${path}`);

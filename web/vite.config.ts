@@ -65,6 +65,17 @@ function errorTexts(): Plugin {
   };
 }
 
+/**
+ * Vite writes into the chunk that imports another the list of that chunk's own imports, to fetch them
+ * all at once. The entry script can start any page (routes/pages.ts), so it carried every page's list:
+ * ~0.8 KB compressed more for the login page and the inbox with each page added. Only the first
+ * screens keep theirs (the inbox, a conversation, the login page; the shell and the app are not
+ * pages): the others, opened later or reloaded, fetch their few own imports when their chunk arrives
+ * (the shared ones are the shell's, already there).
+ */
+const laterPage = /(^|\/)(?!TicketsPage-|LoginPage-)[A-Z][A-Za-z]*Page-[\w-]+\.js$/;
+const resolveDependencies = (file: string, deps: string[]) => (laterPage.test(file) ? [] : deps);
+
 export default defineConfig({
   plugins: [react(), preloadBoot(), errorTexts()],
   // "source" first: @charla/contracts is consumed from its TypeScript sources, no prior build needed.
@@ -74,6 +85,7 @@ export default defineConfig({
   build: {
     outDir: "dist",
     emptyOutDir: true,
+    modulePreload: { resolveDependencies },
     rolldownOptions: {
       output: {
         codeSplitting: {

@@ -1,6 +1,5 @@
 import InboxIcon from "@mui/icons-material/Inbox";
 import Box from "@mui/material/Box";
-import LinearProgress from "@mui/material/LinearProgress";
 import Skeleton from "@mui/material/Skeleton";
 import Typography from "@mui/material/Typography";
 import { useVirtualizer } from "@tanstack/react-virtual";
@@ -10,6 +9,7 @@ import { toast } from "../../lib/toast";
 import { flattenTickets, type TicketListFilters, type TicketView, useTicketsList } from "../../api/tickets";
 import { useInfiniteScroll } from "../../hooks/use-infinite-scroll";
 import { TICKET_ITEM_HEIGHT, TicketListItem } from "./TicketListItem";
+import { ThinProgress } from "../../components/ThinProgress";
 
 type Props = {
   filters: TicketListFilters;
@@ -95,7 +95,7 @@ export function TicketsList({ filters, selectedUuid, canPeek, acceptingId, empty
       sx={{ flex: 1, minHeight: 0, overflowY: "auto", overflowX: "hidden", position: "relative", overscrollBehavior: "contain" }}
     >
       {list.isFetching && !list.isPending && !list.isFetchingNextPage && (
-        <LinearProgress sx={{ position: "sticky", top: 0, height: 2, mb: "-2px", zIndex: 1 }} />
+        <ThinProgress sx={{ position: "sticky", top: 0, height: 2, mb: "-2px", zIndex: 1 }} />
       )}
       {list.isPending && list.fetchStatus !== "idle" && <LoadingRows />}
       {empty && (
@@ -149,7 +149,7 @@ export function TicketsList({ filters, selectedUuid, canPeek, acceptingId, empty
           })}
         </Box>
       )}
-      {list.isFetchingNextPage && <LinearProgress sx={{ height: 2 }} />}
+      {list.isFetchingNextPage && <ThinProgress sx={{ height: 2 }} />}
     </Box>
   );
 }

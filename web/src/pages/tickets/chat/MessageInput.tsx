@@ -7,7 +7,6 @@ import Box from "@mui/material/Box";
 import CircularProgress from "@mui/material/CircularProgress";
 import IconButton from "@mui/material/IconButton";
 import InputBase from "@mui/material/InputBase";
-import LinearProgress from "@mui/material/LinearProgress";
 import Checkbox from "@mui/material/Checkbox";
 import Tooltip from "@mui/material/Tooltip";
 import useMediaQuery from "@mui/material/useMediaQuery";
@@ -26,6 +25,7 @@ import { RecorderBar } from "./RecorderBar";
 import { useTypingSignal } from "./use-typing-signal";
 import { useSignPreference } from "./use-sign-preference";
 import { useVoiceNote } from "./use-voice-note";
+import { ThinProgress } from "../../../components/ThinProgress";
 
 type Props = { ticket: TicketView; replyTo: MessageView | null; onCancelReply: () => void };
 
@@ -181,7 +181,7 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
   const uploading = send.isPending && (send.variables?.files.length ?? 0) > 0;
   return (
     <Box sx={{ position: "relative", bgcolor: colors.composer, borderTop: 1, borderColor: "divider" }} data-testid="composer">
-      {uploading && <LinearProgress sx={{ position: "absolute", top: 0, left: 0, right: 0, height: 2 }} />}
+      {uploading && <ThinProgress sx={{ position: "absolute", top: 0, left: 0, right: 0, height: 2 }} />}
       {options.length > 0 && <QuickReplyList options={options} active={active} onPick={pick} />}
       {replyTo && <ReplyBar message={replyTo} contactName={ticket.contact.name} onCancel={onCancelReply} />}
       {files.length > 0 && (
