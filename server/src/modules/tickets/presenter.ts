@@ -1,21 +1,36 @@
 import type { TagRef, TicketStatus, TicketView } from "@charla/contracts";
-import { type SQL, and, desc, eq, inArray, sql } from "drizzle-orm";
+import { type SQL, type SQLWrapper, and, desc, eq, inArray, sql } from "drizzle-orm";
 import { literalCount } from "../../db/prepared.js";
 import type { Scoped } from "../../db/scoped.js";
-import { type Binds, shaped } from "../../db/shaped.js";
+import { type Binds, shaped, shapedArrays } from "../../db/shaped.js";
 import { contacts, queues, tags, tickets, ticketTags, users, whatsapps } from "../../db/schema/index.js";
 
 type TicketRow = typeof tickets.$inferSelect;
 
-/**
- * A ticket's relations in the statement that reads it: contact, connection, queue and assignee by
- * join, tags as a JSON array from the ticket_tags primary key. One round trip for a page of 40.
- */
-function selectWithRelations(q: Scoped, company: SQL | number = q.companyId) {
-  const tagList = sql<TagRef[]>`coalesce((
+/** A ticket's tags as a JSON array, from the ticket_tags primary key. */
+function tagListOf(company: SQL | number) {
+  return sql<TagRef[]>`coalesce((
     select json_agg(json_build_object('id', ${tags.id}, 'name', ${tags.name}, 'color', ${tags.color}) order by ${tags.name}, ${tags.id})
     from ${ticketTags} join ${tags} on ${tags.id} = ${ticketTags.tagId} and ${tags.companyId} = ${company}
     where ${ticketTags.ticketId} = ${tickets.id} and ${ticketTags.companyId} = ${company}), '[]'::json)`;
+}
+
+/** How every presentation of tickets joins their relations, each checked to be the company's. */
+function relationsOn(company: SQL | number) {
+  return {
+    contact: and(eq(contacts.id, tickets.contactId), eq(contacts.companyId, company)),
+    whatsapp: and(eq(whatsapps.id, tickets.whatsappId), eq(whatsapps.companyId, company)),
+    queue: and(eq(queues.id, tickets.queueId), eq(queues.companyId, company)),
+    user: and(eq(users.id, tickets.userId), eq(users.companyId, company)),
+  };
+}
+
+/**
+ * A ticket's relations in the statement that reads it: contact, connection, queue and assignee by
+ * join, tags as a JSON array. One round trip for any number of tickets.
+ */
+function selectWithRelations(q: Scoped, company: SQL | number = q.companyId) {
+  const on = relationsOn(company);
   return q.db
     .select({
       ticket: tickets,
@@ -27,13 +42,13 @@ function selectWithRelations(q: Scoped, company: SQL | number = q.companyId) {
       queueName: queues.name,
       queueColor: queues.color,
       userName: users.name,
-      tags: tagList,
+      tags: tagListOf(company),
     })
     .from(tickets)
-    .leftJoin(contacts, and(eq(contacts.id, tickets.contactId), eq(contacts.companyId, company)))
-    .leftJoin(whatsapps, and(eq(whatsapps.id, tickets.whatsappId), eq(whatsapps.companyId, company)))
-    .leftJoin(queues, and(eq(queues.id, tickets.queueId), eq(queues.companyId, company)))
-    .leftJoin(users, and(eq(users.id, tickets.userId), eq(users.companyId, company)));
+    .leftJoin(contacts, on.contact)
+    .leftJoin(whatsapps, on.whatsapp)
+    .leftJoin(queues, on.queue)
+    .leftJoin(users, on.user);
 }
 
 type Joined = Awaited<ReturnType<ReturnType<typeof selectWithRelations>["execute"]>>[number];
@@ -78,19 +93,99 @@ export function ticketViewFrom(t: TicketFacts, r: TicketRelations): TicketView {
 
 const toView = ({ ticket, ...relations }: Joined): TicketView => ticketViewFrom(ticket, relations);
 
-/** A page of the list, newest activity first, presented in the same statement (shaped: `where`'s values are in `b`). */
+/**
+ * A timestamp as milliseconds since the epoch, a number the driver reads without parsing a date.
+ * date_part is a double (extract's numeric costs PostgreSQL more than the whole join): read with dateOfMs.
+ */
+const epochMs = (column: SQLWrapper) => sql<number>`date_part('epoch', ${column}) * 1000`;
+/** The double's error is under 0.0003 ms; a timestamp's microseconds never reach .9995 ms after the guard. */
+const dateOfMs = (ms: number) => new Date(Math.floor(ms + 0.0005));
+
+/**
+ * A page of the list, newest activity first, presented in the same statement (shaped: `where`'s values
+ * are in `b`). Only the view's columns are read, as arrays mapped here: the general path (every column
+ * of the ticket, mapped cell by cell, dates parsed) was a fifth of the server's time on the open list.
+ */
 export async function pageTicketViews(q: Scoped, b: Binds, where: SQL, limit: number, offset: number): Promise<TicketView[]> {
   const company = b.v("companyId", q.companyId);
   b.mark(`limit ${limit}`);
   b.mark(`offset ${offset}`);
-  const rows = await shaped(q.db, "tickets.page", b, () =>
-    selectWithRelations(q, company)
+  const on = relationsOn(company);
+  const rows = await shapedArrays(q.db, "tickets.pageRows", b, () =>
+    q.db
+      .select({
+        id: tickets.id,
+        uuid: tickets.uuid,
+        status: tickets.status,
+        contactId: tickets.contactId,
+        whatsappId: tickets.whatsappId,
+        queueId: tickets.queueId,
+        userId: tickets.userId,
+        lastMessage: tickets.lastMessage,
+        unreadMessages: tickets.unreadMessages,
+        isGroup: tickets.isGroup,
+        chatbot: tickets.chatbot,
+        useIntegration: tickets.useIntegration,
+        promptId: tickets.promptId,
+        integrationId: tickets.integrationId,
+        createdAt: epochMs(tickets.createdAt),
+        updatedAt: epochMs(tickets.updatedAt),
+        contactName: contacts.name,
+        contactNumber: contacts.number,
+        contactPicture: contacts.profilePicUrl,
+        contactIsGroup: contacts.isGroup,
+        whatsappName: whatsapps.name,
+        queueName: queues.name,
+        queueColor: queues.color,
+        userName: users.name,
+        tags: tagListOf(company),
+      })
+      .from(tickets)
+      .leftJoin(contacts, on.contact)
+      .leftJoin(whatsapps, on.whatsapp)
+      .leftJoin(queues, on.queue)
+      .leftJoin(users, on.user)
       .where(where)
       .orderBy(desc(tickets.updatedAt), desc(tickets.id))
       .limit(literalCount(limit))
       .offset(literalCount(offset)),
   );
-  return rows.map(toView);
+  return rows.map(viewOfRow);
+}
+
+/** pageTicketViews' row, in its selection's order. */
+function viewOfRow(r: unknown[]): TicketView {
+  return ticketViewFrom(
+    {
+      id: r[0] as number,
+      uuid: r[1] as string,
+      status: r[2] as string,
+      contactId: r[3] as number,
+      whatsappId: r[4] as number | null,
+      queueId: r[5] as number | null,
+      userId: r[6] as number | null,
+      lastMessage: r[7] as string,
+      unreadMessages: r[8] as number,
+      isGroup: r[9] as boolean,
+      chatbot: r[10] as boolean,
+      useIntegration: r[11] as boolean,
+      promptId: r[12] as number | null,
+      integrationId: r[13] as number | null,
+      createdAt: dateOfMs(r[14] as number),
+      updatedAt: dateOfMs(r[15] as number),
+    },
+    {
+      contactName: r[16] as string | null,
+      contactNumber: r[17] as string | null,
+      contactPicture: r[18] as string | null,
+      contactIsGroup: r[19] as boolean | null,
+      whatsappName: r[20] as string | null,
+      queueName: r[21] as string | null,
+      queueColor: r[22] as string | null,
+      userName: r[23] as string | null,
+      tags: r[24] as TagRef[],
+    },
+  );
 }
 
 /** One ticket's row and its view, read together; null when none matches (shaped: `where`'s values are in `b`). */

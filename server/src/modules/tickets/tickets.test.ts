@@ -1,7 +1,8 @@
-import { Events } from "@charla/contracts";
+import { Events, type TicketView } from "@charla/contracts";
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { messages, settings, type tickets, ticketTracking } from "../../db/schema/index.js";
+import { scoped } from "../../db/scoped.js";
+import { messages, settings, tickets as ticketsTable, type tickets, ticketTracking } from "../../db/schema/index.js";
 import { type TestApp, getTestApp } from "../../test/app.js";
 import {
   addUserQueue,
@@ -17,6 +18,7 @@ import {
   type Session,
 } from "../../test/factories.js";
 import { caller, expectError } from "../../test/http.js";
+import { presentTickets } from "./presenter.js";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -47,7 +49,7 @@ async function world() {
 const list = async (s: Session, query: string) => {
   const res = await call(s, "GET", `/tickets?${query}`);
   expect(res.statusCode).toBe(200);
-  return res.json() as { tickets: { id: number }[]; count: number; hasMore: boolean; userQueues: { id: number }[] };
+  return res.json() as { tickets: TicketView[]; count: number; hasMore: boolean; userQueues: { id: number }[] };
 };
 const ids = (page: { tickets: { id: number }[] }) => page.tickets.map((x) => x.id);
 
@@ -132,6 +134,37 @@ describe("#tickets visibility (core §6)", () => {
     expect(page2.tickets).toHaveLength(3);
     expect(page2.hasMore).toBe(false);
     expect(new Set([...ids(page1), ...ids(page2)]).size).toBe(43);
+  });
+});
+
+describe("#tickets presentation", () => {
+  it("lists each ticket as the single read and the socket events present it (built by PostgreSQL for the list)", async () => {
+    const w = await world();
+    const tag1 = await buildTag(t.app, w.c.id, { name: "B", color: "#112233" });
+    const tag2 = await buildTag(t.app, w.c.id, { name: "A" });
+    const full = await w.ticket({
+      queueId: w.sales.id,
+      userId: w.ana.id,
+      status: "open",
+      unreadMessages: 3,
+      lastMessage: "<b>hola</b>",
+    });
+    await call(w.admin, "POST", "/tags/sync", { ticketId: full.id, tags: [{ id: tag1.id }, { id: tag2.id }] });
+    // no connection, queue, assignee or tags: every relation null
+    const bare = await buildTicket(t.app, w.c.id, { contactId: (await buildContact(t.app, w.c.id)).id });
+    const q = scoped(t.app.charla.db, w.c.id);
+    const rows = await q.db.select().from(ticketsTable).where(eq(ticketsTable.companyId, w.c.id));
+    const expected = await presentTickets(q, rows);
+
+    const listed = [
+      ...(await list(w.admin, "status=open&showAll=true")).tickets,
+      ...(await list(w.admin, "status=pending")).tickets,
+    ];
+    expect(listed).toHaveLength(2);
+    for (const view of expected) expect(listed.find((x) => x.id === view.id)).toEqual(view);
+    expect(expected.find((v) => v.id === full.id)?.tags.map((x) => x.name)).toEqual(["A", "B"]);
+    expect(expected.find((v) => v.id === bare.id)).toMatchObject({ whatsapp: null, queue: null, user: null, tags: [] });
+    expect((await call(w.admin, "GET", `/tickets/${full.id}`)).json()).toEqual(expected.find((v) => v.id === full.id));
   });
 });
 
