@@ -8,8 +8,7 @@ import { messages, tickets } from "../db/schema/index.js";
 import { withTransaction } from "../db/tx.js";
 import { presentMessages } from "../modules/messages/presenter.js";
 import { settingValue } from "../modules/settings/queries.js";
-import { presentTickets } from "../modules/tickets/presenter.js";
-import { ticketAudience } from "../policies/tickets.js";
+import { presentTicketsWithAudience } from "../modules/tickets/presenter.js";
 import { upsertContact } from "./contact.js";
 import { extensionOf, summary } from "./media.js";
 import { KeyedQueue } from "../lib/keyed-queue.js";
@@ -144,7 +143,7 @@ async function reopenAfterRace(s: Services, source: InboundSource, ticketId: num
 /** A ticket's view and audience, read on the pool after its change is committed. */
 async function present(s: Services, companyId: number, ticket: TicketRow) {
   const q = scoped(s.db, companyId);
-  const [[view], audience] = await Promise.all([presentTickets(q, [ticket]), ticketAudience(q, ticket)]);
+  const [{ view, audience }] = await presentTicketsWithAudience(q, [ticket]);
   return { ticket: view, audience };
 }
 

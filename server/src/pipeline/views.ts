@@ -2,7 +2,7 @@ import type { TicketView } from "@charla/contracts";
 import type { messages } from "../db/schema/index.js";
 import { presentMessage } from "../modules/messages/presenter.js";
 import { ticketViewFrom } from "../modules/tickets/presenter.js";
-import { canSeeTicket } from "../policies/tickets.js";
+import { audienceFrom } from "../policies/tickets.js";
 import type { WrittenRow } from "./writer.js";
 
 type MessageRow = typeof messages.$inferSelect;
@@ -87,8 +87,5 @@ export function messageViewOf(r: WrittenRow, companyId: number, whatsappId: numb
 
 /** The users who may see the ticket: the statement narrowed the candidates, the policy decides (as ticketAudience does). */
 export function audienceOf(r: WrittenRow): number[] {
-  const facts = { userId: r.t_user_id, queueId: r.t_queue_id, status: r.t_status };
-  return r.candidates
-    .filter((u) => canSeeTicket({ ...u, queueIds: u.inQueue && r.t_queue_id !== null ? [r.t_queue_id] : [] }, facts))
-    .map((u) => u.id);
+  return audienceFrom(r.candidates, { userId: r.t_user_id, queueId: r.t_queue_id, status: r.t_status });
 }

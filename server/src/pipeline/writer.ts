@@ -1,6 +1,7 @@
 import { Ack } from "@charla/contracts";
 import type { InboundMessage } from "../channels/driver.js";
 import type { Services } from "../context.js";
+import type { AudienceCandidate } from "../policies/tickets.js";
 import { summary } from "./media.js";
 
 /**
@@ -162,9 +163,6 @@ left join lateral (
      or (tk.queue_id is null and au.all_ticket = 'enable')
 ) aud on tk.id is not null
 order by i.ord`;
-
-/** Who might see the ticket, with what ticketAudience decides on (policies/tickets.ts canSeeTicket). */
-export type AudienceCandidate = { id: number; profile: string; super: boolean; allTicket: string; inQueue: boolean };
 
 /** One message's row of the statement's answer (snake_case as PostgreSQL names them). */
 export type WrittenRow = {

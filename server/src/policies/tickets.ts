@@ -75,10 +75,33 @@ export async function ticketAudience(q: Scoped, t: TicketFacts): Promise<number[
         ),
       ),
     );
-  return rows
+  return audienceFrom(rows, t);
+}
+
+/** Who might see a ticket, with what canSeeTicket decides on; read by ticketAudience or beside the ticket (audienceCandidates). */
+export type AudienceCandidate = { id: number; profile: string; super: boolean; allTicket: string; inQueue: boolean };
+
+/** The candidates who may see the ticket: the statement narrows, the policy decides (the same for every reader). */
+export function audienceFrom(candidates: AudienceCandidate[], t: TicketFacts): number[] {
+  return candidates
     .filter((u) =>
       // the candidate's queues matter only as membership of this ticket's queue
       canSeeTicket({ ...u, queueIds: u.inQueue && t.queueId !== null ? [t.queueId] : [] }, t),
     )
     .map((r) => r.id);
+}
+
+/**
+ * ticketAudience's candidates as a JSON column of a statement that reads `tickets`: the audience comes
+ * with the ticket's view in one round trip (an ack, an automatic message) instead of a second one.
+ */
+export function audienceCandidates(company: SQL | number): SQL<AudienceCandidate[]> {
+  return sql<AudienceCandidate[]>`coalesce((
+    select json_agg(json_build_object('id', au.id, 'profile', au.profile, 'super', au.super, 'allTicket', au.all_ticket, 'inQueue', au.in_queue))
+    from (select ${users.id} as id, ${users.profile} as profile, ${users.super} as super, ${users.allTicket} as all_ticket,
+            ${tickets.queueId} is not null and exists (select 1 from ${userQueues} where ${userQueues.companyId} = ${company}
+              and ${userQueues.userId} = ${users.id} and ${userQueues.queueId} = ${tickets.queueId}) as in_queue
+          from ${users} where ${users.companyId} = ${company}) au
+    where au.profile <> 'user' or au.super or au.id = ${tickets.userId} or au.in_queue
+       or (${tickets.queueId} is null and au.all_ticket = 'enable')), '[]'::json)`;
 }

@@ -3,8 +3,7 @@ import { and, desc, eq, ne } from "drizzle-orm";
 import type { Services } from "../../context.js";
 import { scoped } from "../../db/scoped.js";
 import { messages, tickets } from "../../db/schema/index.js";
-import { ticketAudience } from "../../policies/tickets.js";
-import { presentTickets } from "../tickets/presenter.js";
+import { presentTicketsWithAudience, ticketsForEvents } from "../tickets/presenter.js";
 import { presentMessages } from "./presenter.js";
 import { gather } from "../../db/gather.js";
 
@@ -13,19 +12,18 @@ type MessageRow = typeof messages.$inferSelect;
 /** A changed message (ack, deletion, edit) to everyone who may see its ticket. */
 export async function publishMessageUpdate(s: Services, companyId: number, rows: MessageRow[]): Promise<void> {
   const q = scoped(s.db, companyId);
-  for (const row of rows) {
-    const [ticket] = await q.db
-      .select()
-      .from(tickets)
-      .where(q.tickets.where(eq(tickets.id, row.ticketId)));
-    if (!ticket) continue;
-    const [[message], [ticketView], audience] = await gather(q.db, [
-      () => presentMessages(q, [row]),
-      () => presentTickets(q, [ticket]),
-      () => ticketAudience(q, ticket),
-    ]);
-    s.realtime.toUsers(companyId, audience).emit(Events.appMessage(companyId), { action: "update", message, ticket: ticketView });
-  }
+  if (rows.length === 0) return;
+  const [found, views] = await gather(q.db, [
+    () => ticketsForEvents(q, [...new Set(rows.map((row) => row.ticketId))]),
+    () => presentMessages(q, rows),
+  ]);
+  rows.forEach((row, i) => {
+    const ticket = found.get(row.ticketId);
+    if (!ticket) return;
+    s.realtime
+      .toUsers(companyId, ticket.audience)
+      .emit(Events.appMessage(companyId), { action: "update", message: views[i], ticket: ticket.view });
+  });
 }
 
 /** A ticket's lastMessage as the list shows it: the text, or the file name of media without one. */
@@ -60,7 +58,7 @@ export async function publishMessageDeletion(s: Services, companyId: number, row
       rows.filter((row) => row.ticketId === ticketId),
     );
     if (!updated) continue;
-    const [[ticketView], audience] = await gather(q.db, [() => presentTickets(q, [updated]), () => ticketAudience(q, updated)]);
-    s.realtime.toUsers(companyId, audience).emit(Events.ticket(companyId), { action: "update", ticket: ticketView });
+    const [{ view, audience }] = await presentTicketsWithAudience(q, [updated]);
+    s.realtime.toUsers(companyId, audience).emit(Events.ticket(companyId), { action: "update", ticket: view });
   }
 }

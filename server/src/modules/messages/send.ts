@@ -21,8 +21,8 @@ import { contacts, messages, tickets } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
 import { AppError } from "../../lib/app-error.js";
 import { summary } from "../../pipeline/media.js";
-import { type Viewer, canSeeTicket, ticketAudience } from "../../policies/tickets.js";
-import { presentTickets } from "../tickets/presenter.js";
+import { type Viewer, canSeeTicket } from "../../policies/tickets.js";
+import { presentTicketsWithAudience } from "../tickets/presenter.js";
 import { publishMessageUpdate } from "./broadcast.js";
 import { presentMessages } from "./presenter.js";
 
@@ -347,8 +347,7 @@ async function announceIn(
   afterCommit: (fn: () => void) => void,
 ): Promise<MessageView> {
   const [messageView] = await presentMessages(t, [row]);
-  const [ticketView] = await presentTickets(t, [ticket]);
-  const audience = await ticketAudience(t, ticket);
+  const [{ view: ticketView, audience }] = await presentTicketsWithAudience(t, [ticket]);
   afterCommit(() => {
     const to = s.realtime.toUsers(companyId, audience);
     to.emit(Events.appMessage(companyId), { action: "create", message: messageView, ticket: ticketView });

@@ -3,7 +3,7 @@ import type { Services } from "../../context.js";
 import type { Scoped } from "../../db/scoped.js";
 import type { tickets } from "../../db/schema/index.js";
 import { ticketAudience } from "../../policies/tickets.js";
-import { presentTickets } from "./presenter.js";
+import { presentTicketsWithAudience } from "./presenter.js";
 import { gather } from "../../db/gather.js";
 
 type TicketRow = typeof tickets.$inferSelect;
@@ -20,9 +20,8 @@ export async function ticketChangeBroadcast(
   before: Facts | null,
   after: TicketRow,
 ): Promise<{ view: TicketView; emit: () => void }> {
-  const [[view], now, then] = await gather(q.db, [
-    () => presentTickets(q, [after]),
-    () => ticketAudience(q, after),
+  const [[{ view, audience: now }], then] = await gather(q.db, [
+    () => presentTicketsWithAudience(q, [after]),
     () => (before ? ticketAudience(q, before) : Promise.resolve([])),
   ]);
   const lost = then.filter((id) => !now.includes(id));

@@ -4,6 +4,7 @@ import { literalCount } from "../../db/prepared.js";
 import type { Scoped } from "../../db/scoped.js";
 import { type Binds, shaped, shapedArrays } from "../../db/shaped.js";
 import { contacts, queues, tags, tickets, ticketTags, users, whatsapps } from "../../db/schema/index.js";
+import { type AudienceCandidate, audienceCandidates, audienceFrom, ticketAudience } from "../../policies/tickets.js";
 
 type TicketRow = typeof tickets.$inferSelect;
 
@@ -29,10 +30,12 @@ function relationsOn(company: SQL | number) {
  * A ticket's relations in the statement that reads it: contact, connection, queue and assignee by
  * join, tags as a JSON array. One round trip for any number of tickets.
  */
-function selectWithRelations(q: Scoped, company: SQL | number = q.companyId) {
+function selectWithRelations(q: Scoped, company: SQL | number = q.companyId, withAudience = false) {
   const on = relationsOn(company);
   return q.db
     .select({
+      // who may see it (policies/tickets.ts), only for live events: a list does not need it
+      candidates: withAudience ? audienceCandidates(company) : sql<AudienceCandidate[] | null>`null`,
       ticket: tickets,
       contactName: contacts.name,
       contactNumber: contacts.number,
@@ -56,7 +59,7 @@ type Joined = Awaited<ReturnType<ReturnType<typeof selectWithRelations>["execute
 export type TicketFacts = Omit<TicketRow, "companyId" | BotStateColumn>;
 /** The chatbot's memory of a ticket: never shown, so the inbound path need not read it back. */
 type BotStateColumn = "queueOptionId" | "botListCount" | "botListAt" | "outOfHoursAt" | "awaitingRating" | "ratingAsks";
-export type TicketRelations = Omit<Joined, "ticket">;
+export type TicketRelations = Omit<Joined, "ticket" | "candidates">;
 
 /** The one mapping from a ticket and its relations to its view (the inbound path uses it too). */
 export function ticketViewFrom(t: TicketFacts, r: TicketRelations): TicketView {
@@ -91,7 +94,7 @@ export function ticketViewFrom(t: TicketFacts, r: TicketRelations): TicketView {
   };
 }
 
-const toView = ({ ticket, ...relations }: Joined): TicketView => ticketViewFrom(ticket, relations);
+const toView = ({ ticket, candidates: _, ...relations }: Joined): TicketView => ticketViewFrom(ticket, relations);
 
 /**
  * A timestamp as milliseconds since the epoch, a number the driver reads without parsing a date.
@@ -220,6 +223,7 @@ export async function presentTickets(q: Scoped, rows: TicketRow[]): Promise<Tick
         ? { ...joined, ticket: row }
         : {
             ticket: row,
+            candidates: null,
             contactName: null,
             contactNumber: null,
             contactPicture: null,
@@ -232,4 +236,50 @@ export async function presentTickets(q: Scoped, rows: TicketRow[]): Promise<Tick
           },
     );
   });
+}
+
+/**
+ * presentTickets with each ticket's audience (policies/tickets.ts) read in the same statement: what a
+ * live event needs, in one round trip. A ticket whose stored placement is not the caller's (changed
+ * meanwhile, or deleted) has its audience read apart, for the caller's facts.
+ */
+export async function presentTicketsWithAudience(
+  q: Scoped,
+  rows: TicketRow[],
+): Promise<{ view: TicketView; audience: number[] }[]> {
+  if (rows.length === 0) return [];
+  const found = await selectWithRelations(q, q.companyId, true).where(
+    q.tickets.where(
+      inArray(
+        tickets.id,
+        rows.map((r) => r.id),
+      ),
+    ),
+  );
+  const byId = new Map(found.map((f) => [f.ticket.id, f]));
+  return Promise.all(
+    rows.map(async (row) => {
+      const joined = byId.get(row.id);
+      if (!joined) return { view: (await presentTickets(q, [row]))[0], audience: await ticketAudience(q, row) };
+      const { candidates, ticket: stored, ...relations } = joined;
+      const view = ticketViewFrom(row, relations);
+      const samePlace = stored.queueId === row.queueId && stored.userId === row.userId && stored.status === row.status;
+      return { view, audience: samePlace ? audienceFrom(candidates ?? [], row) : await ticketAudience(q, row) };
+    }),
+  );
+}
+
+/** Tickets read by id with their views and audiences, for the live events of a change to something in them (an ack). */
+export async function ticketsForEvents(
+  q: Scoped,
+  ids: number[],
+): Promise<Map<number, { row: TicketRow; view: TicketView; audience: number[] }>> {
+  if (ids.length === 0) return new Map();
+  const found = await selectWithRelations(q, q.companyId, true).where(q.tickets.where(inArray(tickets.id, ids)));
+  return new Map(
+    found.map((joined) => [
+      joined.ticket.id,
+      { row: joined.ticket, view: toView(joined), audience: audienceFrom(joined.candidates ?? [], joined.ticket) },
+    ]),
+  );
 }
