@@ -1,5 +1,5 @@
 import { Ack, type AckError } from "@charla/contracts";
-import { and, between, eq, lt, sql } from "drizzle-orm";
+import { and, between, eq, sql } from "drizzle-orm";
 import type { Services } from "../../context.js";
 import { messages } from "../../db/schema/index.js";
 import { publishMessageUpdate } from "./broadcast.js";
@@ -19,23 +19,81 @@ export async function applyAck(
   ack: number,
   error?: AckError,
 ): Promise<MessageRow[]> {
-  const own = and(
-    eq(messages.companyId, ref.companyId),
-    eq(messages.whatsappId, ref.whatsappId),
-    eq(messages.channelId, channelId),
-  );
-  const rows =
-    ack < 0
-      ? await s.db
-          .update(messages)
-          .set({ ack: Ack.failed, ackError: error ?? "ERR_SENDING_WAPP_MSG", updatedAt: new Date() })
-          .where(and(own, between(messages.ack, Ack.queued, Ack.server)))
-          .returning()
-      : await s.db
-          .update(messages)
-          .set({ ack: sql`greatest(${messages.ack}, ${ack})`, ackError: null, updatedAt: new Date() })
-          .where(and(own, lt(messages.ack, ack)))
-          .returning();
+  if (ack >= 0) return raiseInLane(s, ref, channelId, ack);
+  const rows = await s.db
+    .update(messages)
+    .set({ ack: Ack.failed, ackError: error ?? "ERR_SENDING_WAPP_MSG", updatedAt: new Date() })
+    .where(and(ownedBy(ref), eq(messages.channelId, channelId), between(messages.ack, Ack.queued, Ack.server)))
+    .returning();
   if (rows.length) await publishMessageUpdate(s, ref.companyId, rows);
   return rows;
+}
+
+const ownedBy = (ref: { companyId: number; whatsappId: number }) =>
+  and(eq(messages.companyId, ref.companyId), eq(messages.whatsappId, ref.whatsappId));
+
+type Waiting = { channelId: string; ack: number; resolve: (rows: MessageRow[]) => void; reject: (err: unknown) => void };
+type Lane = { running: boolean; waiting: Waiting[] };
+/** Acks a statement takes at most. */
+const ACKS_PER_STATEMENT = 500;
+const lanesOf = new WeakMap<Services, Map<string, Lane>>();
+
+/**
+ * Raises acks one statement at a time per connection (group commit, as inbound messages are stored):
+ * an ack arriving while one is being written waits and goes with the next, so a burst (a phone's
+ * delivery and read receipts, a campaign's) costs one update, one commit and one read of the events'
+ * tickets, not one of each per ack. A lone ack is written at once.
+ */
+function raiseInLane(s: Services, ref: { companyId: number; whatsappId: number }, channelId: string, ack: number) {
+  let lanes = lanesOf.get(s);
+  if (!lanes) {
+    lanes = new Map();
+    lanesOf.set(s, lanes);
+  }
+  const key = `${ref.companyId}:${ref.whatsappId}`;
+  let lane = lanes.get(key);
+  if (!lane) {
+    lane = { running: false, waiting: [] };
+    lanes.set(key, lane);
+  }
+  const promise = new Promise<MessageRow[]>((resolve, reject) => lane.waiting.push({ channelId, ack, resolve, reject }));
+  if (!lane.running) void drain(s, ref, key, lane, lanes);
+  return promise;
+}
+
+async function drain(
+  s: Services,
+  ref: { companyId: number; whatsappId: number },
+  key: string,
+  lane: Lane,
+  lanes: Map<string, Lane>,
+) {
+  lane.running = true;
+  while (lane.waiting.length) {
+    const batch = lane.waiting.splice(0, ACKS_PER_STATEMENT);
+    try {
+      const rows = await raiseAcks(s, ref, batch);
+      await publishMessageUpdate(s, ref.companyId, rows);
+      for (const w of batch) w.resolve(rows.filter((r) => r.channelId === w.channelId));
+    } catch (err) {
+      for (const w of batch) w.reject(err);
+    }
+  }
+  lane.running = false;
+  lanes.delete(key);
+}
+
+/** One update for a batch: each message raised to the highest of its acks (a row is updated once a statement). */
+async function raiseAcks(s: Services, ref: { companyId: number; whatsappId: number }, batch: Waiting[]): Promise<MessageRow[]> {
+  const highest = new Map<string, number>();
+  for (const w of batch) highest.set(w.channelId, Math.max(w.ack, highest.get(w.channelId) ?? -Infinity));
+  const ids = [...highest.keys()];
+  const acks = ids.map((id) => highest.get(id) as number);
+  const raised = sql`(select unnest(${sql.param(ids)}::text[]) as channel_id, unnest(${sql.param(acks)}::integer[]) as ack) as "raised"`;
+  return s.db
+    .update(messages)
+    .set({ ack: sql`greatest(${messages.ack}, "raised"."ack")`, ackError: null, updatedAt: new Date() })
+    .from(raised)
+    .where(and(ownedBy(ref), sql`${messages.channelId} = "raised"."channel_id"`, sql`${messages.ack} < "raised"."ack"`))
+    .returning();
 }

@@ -146,6 +146,49 @@ describe("#messages send", () => {
     expect(delivered).toMatchObject({ ack: 3, ackError: null });
   });
 
+  it("raises a burst of acks together: each message to its highest ack, each caller answered with its row, one event per change", async () => {
+    const w = await world();
+    const sent = [];
+    for (const body of ["uno", "dos", "tres"])
+      sent.push((await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, { body })).json()[0]);
+    const ids = sent.map((m) => m.id);
+    const ackOf = async () =>
+      (await t.app.charla.db.select().from(messages).where(eq(messages.ticketId, w.ticket.id))).filter((m) => ids.includes(m.id));
+    await waitFor(async () => (await ackOf()).every((m) => m.ack === 3));
+    // as if the phone had not confirmed yet: the burst below is what it would send
+    await t.app.charla.db.update(messages).set({ ack: 1 }).where(eq(messages.ticketId, w.ticket.id));
+    const rows = await ackOf();
+    const ref = { companyId: w.c.id, whatsappId: w.wa.id };
+    const live = capture(Events.appMessage(w.c.id));
+    let answers: (typeof messages.$inferSelect)[][];
+    try {
+      answers = await Promise.all(
+        rows.flatMap((m) => [
+          applyAck(t.app.charla, ref, m.channelId as string, 2),
+          applyAck(t.app.charla, ref, m.channelId as string, 4),
+        ]),
+      );
+    } finally {
+      live.restore();
+    }
+    expect((await ackOf()).map((m) => m.ack)).toEqual([4, 4, 4]);
+    // every caller learns its message was there (no early-ack retry), at its ack or higher: the first
+    // is written alone at once, those arriving meanwhile together, each message once at its highest
+    answers.forEach((answer, i) => {
+      expect(answer).toEqual([expect.objectContaining({ channelId: rows[Math.floor(i / 2)].channelId })]);
+      expect(answer[0].ack).toBeGreaterThanOrEqual(i % 2 === 0 ? 2 : 4);
+    });
+    const updates = live.events.map((e) => (e.payload as { message: { id: number; ack: number } }).message);
+    expect(
+      updates
+        .filter((m) => m.ack === 4)
+        .map((m) => m.id)
+        .sort(),
+    ).toEqual([...ids].sort());
+    // a stale ack changes nothing and answers nothing
+    expect(await applyAck(t.app.charla, ref, rows[0].channelId as string, 3)).toEqual([]);
+  });
+
   it("signs admins' text with their name, ignores the option for agents, refuses blank text", async () => {
     const w = await world();
     const signed = await call(w.admin, "POST", `/messages/${w.ticket.id}`, { body: "Listo", sign: true });
