@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { queues, whatsappQueues } from "../db/schema/index.js";
+import { Binds, shaped } from "../db/shaped.js";
 import { queueOrder } from "../modules/queues/queries.js";
 import { pickChoice, queueListText } from "./menus.js";
 import { childrenOf, rootMenu } from "./option-tree.js";
@@ -7,21 +8,24 @@ import { outOfHours } from "./out-of-hours.js";
 import { type BotWorld, NOTHING, type QueueRow, type Step, fill } from "./state.js";
 
 /** The connection's queues in the chatbot's order (orderQueue, nulls last, then name). */
-export function connectionQueues(w: BotWorld): Promise<QueueRow[]> {
-  return w.q.db
-    .select({ queue: queues })
-    .from(queues)
-    .innerJoin(
-      whatsappQueues,
-      and(
-        eq(whatsappQueues.companyId, w.q.companyId),
-        eq(whatsappQueues.whatsappId, w.connection.id),
-        eq(whatsappQueues.queueId, queues.id),
-      ),
-    )
-    .where(w.q.queues.where())
-    .orderBy(...queueOrder)
-    .then((rows) => rows.map((r) => r.queue));
+export async function connectionQueues(w: BotWorld): Promise<QueueRow[]> {
+  // read for every new conversation: built once (db/shaped.ts), a queue row is many columns to build
+  const b = new Binds();
+  const company = b.v("companyId", w.q.companyId);
+  const on = and(
+    eq(whatsappQueues.companyId, company),
+    eq(whatsappQueues.whatsappId, b.v("whatsappId", w.connection.id)),
+    eq(whatsappQueues.queueId, queues.id),
+  );
+  const rows = await shaped(w.q.db, "chatbot.connectionQueues", b, () =>
+    w.q.db
+      .select({ queue: queues })
+      .from(queues)
+      .innerJoin(whatsappQueues, on)
+      .where(eq(queues.companyId, company))
+      .orderBy(...queueOrder),
+  );
+  return rows.map((r) => r.queue);
 }
 
 /**

@@ -2,7 +2,7 @@ import type { TagRef, TicketStatus, TicketView } from "@charla/contracts";
 import { type SQL, type SQLWrapper, and, desc, eq, inArray, sql } from "drizzle-orm";
 import { literalCount } from "../../db/prepared.js";
 import type { Scoped } from "../../db/scoped.js";
-import { type Binds, shaped, shapedArrays } from "../../db/shaped.js";
+import { Binds, shaped, shapedArrays } from "../../db/shaped.js";
 import { contacts, queues, tags, tickets, ticketTags, users, whatsapps } from "../../db/schema/index.js";
 import { type AudienceCandidate, audienceCandidates, audienceFrom, ticketAudience } from "../../policies/tickets.js";
 
@@ -200,19 +200,25 @@ export async function findTicketWithView(q: Scoped, b: Binds, where: SQL): Promi
   return joined ? { row: joined.ticket, view: toView(joined) } : null;
 }
 
+/** Tickets by id with their relations (and audience candidates): a shaped statement, built once per handle. */
+function relationsByIds(q: Scoped, ids: number[], withAudience: boolean) {
+  const b = new Binds();
+  const company = b.v("companyId", q.companyId);
+  b.mark(withAudience ? "audience" : "relations");
+  const where = and(eq(tickets.companyId, company), b.anyOf(tickets.id, "ids", ids)) as SQL;
+  return shaped(q.db, "tickets.byIds", b, () => selectWithRelations(q, company, withAudience).where(where));
+}
+
 /**
  * Tickets already in hand with their relations: one statement, in the given order. The rows' own
  * columns are the caller's (what it just wrote), only the relations are read.
  */
 export async function presentTickets(q: Scoped, rows: TicketRow[]): Promise<TicketView[]> {
   if (rows.length === 0) return [];
-  const found = await selectWithRelations(q).where(
-    q.tickets.where(
-      inArray(
-        tickets.id,
-        rows.map((r) => r.id),
-      ),
-    ),
+  const found = await relationsByIds(
+    q,
+    rows.map((r) => r.id),
+    false,
   );
   const byId = new Map(found.map((f) => [f.ticket.id, f]));
   return rows.map((row) => {
@@ -248,13 +254,10 @@ export async function presentTicketsWithAudience(
   rows: TicketRow[],
 ): Promise<{ view: TicketView; audience: number[] }[]> {
   if (rows.length === 0) return [];
-  const found = await selectWithRelations(q, q.companyId, true).where(
-    q.tickets.where(
-      inArray(
-        tickets.id,
-        rows.map((r) => r.id),
-      ),
-    ),
+  const found = await relationsByIds(
+    q,
+    rows.map((r) => r.id),
+    true,
   );
   const byId = new Map(found.map((f) => [f.ticket.id, f]));
   return Promise.all(
@@ -275,7 +278,7 @@ export async function ticketsForEvents(
   ids: number[],
 ): Promise<Map<number, { row: TicketRow; view: TicketView; audience: number[] }>> {
   if (ids.length === 0) return new Map();
-  const found = await selectWithRelations(q, q.companyId, true).where(q.tickets.where(inArray(tickets.id, ids)));
+  const found = await relationsByIds(q, ids, true);
   return new Map(
     found.map((joined) => [
       joined.ticket.id,
