@@ -1,5 +1,6 @@
 import type { TagRef, TicketStatus, TicketView } from "@charla/contracts";
 import { type SQL, type SQLWrapper, and, desc, eq, inArray, sql } from "drizzle-orm";
+import type { SelectedFields } from "drizzle-orm/pg-core";
 import { literalCount } from "../../db/prepared.js";
 import type { Scoped } from "../../db/scoped.js";
 import { Binds, shaped, shapedArrays } from "../../db/shaped.js";
@@ -26,32 +27,43 @@ function relationsOn(company: SQL | number) {
   };
 }
 
+/** The relations' columns every presentation reads, in this order (viewOfRow reads them by position). */
+function relationColumns(company: SQL | number) {
+  return {
+    contactName: contacts.name,
+    contactNumber: contacts.number,
+    contactPicture: contacts.profilePicUrl,
+    contactIsGroup: contacts.isGroup,
+    whatsappName: whatsapps.name,
+    queueName: queues.name,
+    queueColor: queues.color,
+    userName: users.name,
+    tags: tagListOf(company),
+  };
+}
+
 /**
- * A ticket's relations in the statement that reads it: contact, connection, queue and assignee by
- * join, tags as a JSON array. One round trip for any number of tickets.
+ * Tickets with `fields` and their relations in the statement that reads them: contact, connection,
+ * queue and assignee by join, tags as a JSON array. One round trip for any number of tickets.
  */
-function selectWithRelations(q: Scoped, company: SQL | number = q.companyId, withAudience = false) {
+function selectTicketsWith<F extends SelectedFields>(q: Scoped, company: SQL | number, fields: F) {
   const on = relationsOn(company);
   return q.db
-    .select({
-      // who may see it (policies/tickets.ts), only for live events: a list does not need it
-      candidates: withAudience ? audienceCandidates(company) : sql<AudienceCandidate[] | null>`null`,
-      ticket: tickets,
-      contactName: contacts.name,
-      contactNumber: contacts.number,
-      contactPicture: contacts.profilePicUrl,
-      contactIsGroup: contacts.isGroup,
-      whatsappName: whatsapps.name,
-      queueName: queues.name,
-      queueColor: queues.color,
-      userName: users.name,
-      tags: tagListOf(company),
-    })
+    .select({ ...fields, ...relationColumns(company) })
     .from(tickets)
     .leftJoin(contacts, on.contact)
     .leftJoin(whatsapps, on.whatsapp)
     .leftJoin(queues, on.queue)
     .leftJoin(users, on.user);
+}
+
+/** Every column of the ticket and its relations; with its audience's candidates for live events. */
+function selectWithRelations(q: Scoped, company: SQL | number = q.companyId, withAudience = false) {
+  return selectTicketsWith(q, company, {
+    // who may see it (policies/tickets.ts), only for live events: a list does not need it
+    candidates: withAudience ? audienceCandidates(company) : sql<AudienceCandidate[] | null>`null`,
+    ticket: tickets,
+  });
 }
 
 type Joined = Awaited<ReturnType<ReturnType<typeof selectWithRelations>["execute"]>>[number];
@@ -113,41 +125,25 @@ export async function pageTicketViews(q: Scoped, b: Binds, where: SQL, limit: nu
   const company = b.v("companyId", q.companyId);
   b.mark(`limit ${limit}`);
   b.mark(`offset ${offset}`);
-  const on = relationsOn(company);
   const rows = await shapedArrays(q.db, "tickets.pageRows", b, () =>
-    q.db
-      .select({
-        id: tickets.id,
-        uuid: tickets.uuid,
-        status: tickets.status,
-        contactId: tickets.contactId,
-        whatsappId: tickets.whatsappId,
-        queueId: tickets.queueId,
-        userId: tickets.userId,
-        lastMessage: tickets.lastMessage,
-        unreadMessages: tickets.unreadMessages,
-        isGroup: tickets.isGroup,
-        chatbot: tickets.chatbot,
-        useIntegration: tickets.useIntegration,
-        promptId: tickets.promptId,
-        integrationId: tickets.integrationId,
-        createdAt: epochMs(tickets.createdAt),
-        updatedAt: epochMs(tickets.updatedAt),
-        contactName: contacts.name,
-        contactNumber: contacts.number,
-        contactPicture: contacts.profilePicUrl,
-        contactIsGroup: contacts.isGroup,
-        whatsappName: whatsapps.name,
-        queueName: queues.name,
-        queueColor: queues.color,
-        userName: users.name,
-        tags: tagListOf(company),
-      })
-      .from(tickets)
-      .leftJoin(contacts, on.contact)
-      .leftJoin(whatsapps, on.whatsapp)
-      .leftJoin(queues, on.queue)
-      .leftJoin(users, on.user)
+    selectTicketsWith(q, company, {
+      id: tickets.id,
+      uuid: tickets.uuid,
+      status: tickets.status,
+      contactId: tickets.contactId,
+      whatsappId: tickets.whatsappId,
+      queueId: tickets.queueId,
+      userId: tickets.userId,
+      lastMessage: tickets.lastMessage,
+      unreadMessages: tickets.unreadMessages,
+      isGroup: tickets.isGroup,
+      chatbot: tickets.chatbot,
+      useIntegration: tickets.useIntegration,
+      promptId: tickets.promptId,
+      integrationId: tickets.integrationId,
+      createdAt: epochMs(tickets.createdAt),
+      updatedAt: epochMs(tickets.updatedAt),
+    })
       .where(where)
       .orderBy(desc(tickets.updatedAt), desc(tickets.id))
       .limit(literalCount(limit))
