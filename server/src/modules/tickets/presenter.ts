@@ -1,5 +1,5 @@
 import type { TagRef, TicketStatus, TicketView } from "@charla/contracts";
-import { type SQL, type SQLWrapper, and, desc, eq, inArray, sql } from "drizzle-orm";
+import { type SQL, type SQLWrapper, and, desc, eq, sql } from "drizzle-orm";
 import type { SelectedFields } from "drizzle-orm/pg-core";
 import { literalCount } from "../../db/prepared.js";
 import type { Scoped } from "../../db/scoped.js";
