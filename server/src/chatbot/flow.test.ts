@@ -1,9 +1,12 @@
-import { Events } from "@charla/contracts";
+import { Ack, Events } from "@charla/contracts";
+import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type TestApp, getTestApp } from "../test/app.js";
 import { addOption, botCompany, linkQueue, phone, setSetting } from "../test/chatbot-kit.js";
 import { buildContact, buildTicket, buildUser } from "../test/factories.js";
+import { messages } from "../db/schema/index.js";
 import { clock } from "./clock.js";
+import { chatbotIdle } from "./index.js";
 
 let t: TestApp;
 const events: {
@@ -243,5 +246,34 @@ describe("chatbot: when it stays out", () => {
     await bob.deliver({ body: "1", timestamp: new Date(Date.now() - 60 * 60_000) });
     expect(await bob.replies()).toEqual([]);
     expect(await bob.ticket()).toMatchObject({ queueId: null, botListCount: 1 });
+  });
+});
+
+describe("chatbot: record first", () => {
+  it("commits the ticket's new place with its reply: a connection gone leaves the reply in the ticket, failed, not lost", async () => {
+    const w = await botCompany(t, { greetingMessage: "Elija:" });
+    await linkQueue(t, w, { name: "Ventas" });
+    await linkQueue(t, w, { name: "Soporte" });
+    const sessions = t.app.charla.sessions;
+    const driverFor = sessions.driverFor;
+    sessions.driverFor = async () => null;
+    try {
+      const ana = phone(t, w);
+      await ana.deliver({ body: "hola" });
+      await chatbotIdle();
+      const [reply] = await t.app.charla.db
+        .select()
+        .from(messages)
+        .where(and(eq(messages.contactId, await ana.contactId()), eq(messages.fromMe, true)));
+      expect(reply).toMatchObject({
+        body: "Elija:\n\n*[ 1 ]* - Soporte\n*[ 2 ]* - Ventas",
+        isAutomatic: true,
+        ack: Ack.failed,
+        ackError: "ERR_WAPP_NOT_INITIALIZED",
+      });
+      expect(await ana.ticket()).toMatchObject({ queueId: null, chatbot: true, botListCount: 1 });
+    } finally {
+      sessions.driverFor = driverFor;
+    }
   });
 });

@@ -5,7 +5,7 @@ import { type Scoped, scoped } from "../db/scoped.js";
 import { companies, contacts, type queues, settings, tickets, ticketTracking, whatsapps } from "../db/schema/index.js";
 import { withTransaction } from "../db/tx.js";
 import { type TemplateFacts, fillTemplate } from "../lib/template.js";
-import { sendAutomatic } from "../modules/messages/send.js";
+import { deliverRecorded, recordAutomatic } from "../modules/messages/send.js";
 import { ticketChangeBroadcast } from "../modules/tickets/broadcast.js";
 import { clock } from "./clock.js";
 
@@ -131,38 +131,45 @@ export function fill(w: BotWorld, text: string, queue?: Pick<QueueRow, "name" | 
 }
 
 /**
- * The step, applied: the ticket's new state in a transaction that first checks nobody changed the
+ * The step, applied in one transaction: the ticket's new state, after checking nobody changed the
  * ticket meanwhile (an agent accepting it stops the bot), its update to the lists when its queue or
- * chatbot flag moved, then the texts, each recorded and sent as an automatic message.
+ * chatbot flag moved, and the texts recorded as automatic messages (record first: the state and its
+ * answer commit together, one WAL flush). The texts are sent after the commit, in order.
  */
 export async function applyStep(w: BotWorld, step: Step): Promise<void> {
-  let ticket = w.ticket;
   const patch = step.patch ?? {};
-  if (Object.keys(patch).length > 0) {
-    const updated = await withTransaction(w.s.db, async (tx, afterCommit) => {
-      const q = scoped(tx, w.q.companyId);
-      const before = await q.tickets.lockById(ticket.id);
-      const moved =
-        !before ||
-        before.userId !== null ||
-        before.status === "closed" ||
-        before.queueId !== ticket.queueId ||
-        before.queueOptionId !== ticket.queueOptionId;
-      if (moved) return null;
-      const after = (await q.tickets.update(ticket.id, patch)) as TicketRow;
-      if (after.queueId !== before.queueId) await episodeQueue(q, ticket.id, after.queueId);
-      if (after.queueId !== before.queueId || after.chatbot !== before.chatbot) {
-        const broadcast = await ticketChangeBroadcast(w.s, q, before, after);
-        afterCommit(broadcast.emit);
-      }
-      return after;
-    });
-    if (!updated) return;
-    ticket = updated;
-  }
-  for (const text of step.texts) {
-    if (text.trim()) await sendAutomatic(w.s, w.q.companyId, ticket, text);
-  }
+  const texts = step.texts.filter((text) => text.trim());
+  const changes = Object.keys(patch).length > 0;
+  if (!changes && texts.length === 0) return;
+  const companyId = w.q.companyId;
+  const applied = changes
+    ? await applyChanges(w, patch, texts)
+    : { ticket: w.ticket, rows: await recordAutomatic(w.s.db, companyId, w.ticket, texts) };
+  if (!applied) return;
+  for (const row of applied.rows) await deliverRecorded(w.s, companyId, applied.ticket, row);
+}
+
+async function applyChanges(w: BotWorld, patch: BotPatch, texts: string[]) {
+  const companyId = w.q.companyId;
+  return withTransaction(w.s.db, async (tx, afterCommit) => {
+    const q = scoped(tx, companyId);
+    const { ticket } = w;
+    const before = await q.tickets.lockById(ticket.id);
+    const moved =
+      !before ||
+      before.userId !== null ||
+      before.status === "closed" ||
+      before.queueId !== ticket.queueId ||
+      before.queueOptionId !== ticket.queueOptionId;
+    if (moved) return null;
+    const after = (await q.tickets.update(ticket.id, patch)) as TicketRow;
+    if (after.queueId !== before.queueId) await episodeQueue(q, ticket.id, after.queueId);
+    if (after.queueId !== before.queueId || after.chatbot !== before.chatbot) {
+      const broadcast = await ticketChangeBroadcast(w.s, q, before, after);
+      afterCommit(broadcast.emit);
+    }
+    return { ticket: after, rows: await recordAutomatic(tx, companyId, after, texts) };
+  });
 }
 
 /** The dashboard counts the episode in the queue the bot chose (behaviours: Ticket tracking). */

@@ -94,7 +94,7 @@ export async function expireInactiveTickets(s: Services, now: Date, limit: numbe
       if (message.trim()) {
         const agent = after.userId ? await q.users.findById(after.userId) : null;
         const body = fillTemplate(message, await templateFactsOf(q, after, agent, now));
-        const row = await recordAutomatic(tx, ticket.companyId, after, body);
+        const [row] = await recordAutomatic(tx, ticket.companyId, after, [body]);
         sends.push(() => deliverRecorded(s, ticket.companyId, after, row));
       }
       const change = await ticketChangeBroadcast(s, q, ticket, after);

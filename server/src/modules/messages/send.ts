@@ -367,29 +367,34 @@ export async function sendAutomatic(s: Services, companyId: number, ticket: Tick
 }
 
 /**
- * Step 1 of an automatic message inside the caller's transaction, with the change that causes it
- * (a timed job closing a ticket): both commit or neither does, so a crash can neither lose the
- * message nor, run again, record it twice. Send it after the commit with `deliverRecorded`.
+ * Step 1 of automatic messages inside the caller's transaction, with the change that causes them
+ * (a timed job closing a ticket, the bot moving a ticket): both commit or neither does, so a crash can
+ * neither lose the messages nor, run again, record them twice. One statement for any number of texts;
+ * the rows come back in the texts' order. Send them after the commit with `deliverRecorded`, in order.
  */
-export async function recordAutomatic(db: Db | Tx, companyId: number, ticket: TicketRow, body: string): Promise<MessageRow> {
-  const [row] = await db
+export async function recordAutomatic(db: Db | Tx, companyId: number, ticket: TicketRow, bodies: string[]): Promise<MessageRow[]> {
+  if (bodies.length === 0) return [];
+  const rows = await db
     .insert(messages)
-    .values({
-      companyId,
-      ticketId: ticket.id,
-      contactId: ticket.contactId,
-      whatsappId: ticket.whatsappId,
-      channelId: outgoingMessageId(),
-      body,
-      mediaType: "chat",
-      fromMe: true,
-      read: true,
-      ack: Ack.queued,
-      userId: null,
-      isAutomatic: true,
-    })
+    .values(
+      bodies.map((body) => ({
+        companyId,
+        ticketId: ticket.id,
+        contactId: ticket.contactId,
+        whatsappId: ticket.whatsappId,
+        channelId: outgoingMessageId(),
+        body,
+        mediaType: "chat",
+        fromMe: true,
+        read: true,
+        ack: Ack.queued,
+        userId: null,
+        isAutomatic: true,
+      })),
+    )
     .returning();
-  return row;
+  // ids follow the values' order (one statement, one sequence)
+  return rows.sort((x, y) => x.id - y.id);
 }
 
 /**

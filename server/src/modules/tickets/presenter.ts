@@ -201,7 +201,11 @@ function relationsByIds(q: Scoped, ids: number[], withAudience: boolean) {
   const b = new Binds();
   const company = b.v("companyId", q.companyId);
   b.mark(withAudience ? "audience" : "relations");
-  const where = and(eq(tickets.companyId, company), b.anyOf(tickets.id, "ids", ids)) as SQL;
+  // one id (nearly every call) as `=`: PostgreSQL estimates `= any($array)` at ten rows, so the generic
+  // plan of that shape looks costlier than planning each call, and it was planned every time (0.9 ms
+  // planning for 0.1 ms of execution); `= $id` keeps its generic plan
+  const byId = ids.length === 1 ? eq(tickets.id, b.v("id", ids[0])) : b.anyOf(tickets.id, "ids", ids);
+  const where = and(eq(tickets.companyId, company), byId) as SQL;
   return shaped(q.db, "tickets.byIds", b, () => selectWithRelations(q, company, withAudience).where(where));
 }
 
