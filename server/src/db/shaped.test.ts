@@ -1,11 +1,13 @@
 import { TicketListQuery } from "@charla/contracts";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { PgDialect } from "drizzle-orm/pg-core";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listConditions, type SearchStrategy } from "../modules/tickets/queries.js";
 import type { Viewer } from "../modules/tickets/viewer.js";
-import { tickets } from "./schema/index.js";
+import { type TestApp, getTestApp } from "../test/app.js";
+import { buildCompany, buildContact, buildTicket } from "../test/factories.js";
+import { contacts, queues, tickets } from "./schema/index.js";
 import { Binds, shaped } from "./shaped.js";
 
 const dialect = new PgDialect();
@@ -91,5 +93,44 @@ describe("shaped statements", () => {
     // shapes are few: the statements PostgreSQL keeps prepared stay bounded
     expect(byShape.size).toBeGreaterThan(20);
     expect(byShape.size).toBeLessThan(checked / 2);
+  });
+});
+
+describe("shaped statements on a database", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await getTestApp();
+  });
+  afterAll(() => t.close());
+
+  it("are built once for the pool and every transaction after it, with the same rows (left joins' nulls included)", async () => {
+    const { id: companyId } = await buildCompany(t.app);
+    const contact = await buildContact(t.app, companyId, { name: "Pía" });
+    const ticket = await buildTicket(t.app, companyId, { contactId: contact.id, queueId: null });
+    const db = t.app.charla.db;
+    let builds = 0;
+    const run = (handle: typeof db) => {
+      const b = new Binds();
+      const id = b.v("id", ticket.id);
+      const owner = b.v("companyId", companyId);
+      return shaped(handle, "test.ticketWithRelations", b, () => {
+        builds++;
+        return handle
+          .select({ id: tickets.id, createdAt: tickets.createdAt, contact: { name: contacts.name }, queue: { name: queues.name } })
+          .from(tickets)
+          .leftJoin(contacts, and(eq(contacts.id, tickets.contactId), eq(contacts.companyId, owner)))
+          .leftJoin(queues, and(eq(queues.id, tickets.queueId), eq(queues.companyId, owner)))
+          .where(and(eq(tickets.companyId, owner), eq(tickets.id, id)));
+      });
+    };
+    const onPool = await run(db);
+    const inTransactions = [
+      await db.transaction((tx) => run(tx as unknown as typeof db)),
+      await db.transaction((tx) => run(tx as unknown as typeof db)),
+    ];
+    expect(builds).toBe(1);
+    expect(onPool).toEqual([{ id: ticket.id, createdAt: ticket.createdAt, contact: { name: "Pía" }, queue: null }]);
+    for (const rows of inTransactions) expect(rows).toEqual(onPool);
+    expect(onPool[0].createdAt).toBeInstanceOf(Date);
   });
 });

@@ -56,15 +56,44 @@ export class Binds implements Bind {
 type Prepared<R> = { execute(values: Record<string, unknown>): Promise<R>; getQuery(): { sql: string; params: unknown[] } };
 type Preparable<R> = { prepare(name: string): Prepared<R> };
 
+/**
+ * What Drizzle's prepared query of a shape holds besides its text (node-postgres's and PGlite's alike,
+ * drizzle-orm 0.45): enough to make the same query on another handle's session without building it.
+ */
+type DrizzlePrepared = Prepared<unknown> & {
+  fields?: unknown;
+  _isResponseInArrayMode?: boolean;
+  customResultMapper?: unknown;
+  queryMetadata?: unknown;
+  cacheConfig?: unknown;
+  joinsNotNullableMap?: unknown;
+};
+type SessionOf = {
+  session?: {
+    prepareQuery?(
+      query: { sql: string; params: unknown[] },
+      fields: unknown,
+      name: string,
+      arrayMode: boolean | undefined,
+      mapper: unknown,
+      metadata: unknown,
+      cacheConfig: unknown,
+    ): DrizzlePrepared;
+  };
+};
+
 /** Per database handle (the pool, or one transaction): a prepared query answers on the handle it was made on. */
 const byHandle = new WeakMap<object, Map<string, Prepared<unknown>>>();
+/** The first build of each shape, for every later handle: a transaction is a new handle each time. */
+const templates = new Map<string, DrizzlePrepared>();
 /** Shapes are the application's own, few per statement; past this a handle stops keeping new ones. */
 const SHAPES_PER_HANDLE = 500;
 
 /**
- * Runs `build()`'s query with the binds' values, building it only the first time this handle meets
- * `statement` in this shape. A value written into the text instead of a placeholder would be served
- * to every later caller of the shape (another company's id, say): such a query is refused.
+ * Runs `build()`'s query with the binds' values, building it only the first time the process meets
+ * `statement` in this shape; a handle that has not run it yet (a transaction) gets the built query on
+ * its own connection. A value written into the text instead of a placeholder would be served to every
+ * later caller of the shape (another company's id, say): such a query is refused.
  */
 export async function shaped<R>(handle: object, statement: string, binds: Binds, build: () => Preparable<R>): Promise<R> {
   let shapes = byHandle.get(handle);
@@ -75,12 +104,35 @@ export async function shaped<R>(handle: object, statement: string, binds: Binds,
   const key = `${statement}|${binds.shape}`;
   let prepared = shapes.get(key) as Prepared<R> | undefined;
   if (!prepared) {
-    // an empty name: the pool's client names and prepares it by its text (db/prepared.ts)
-    prepared = build().prepare("");
-    assertOnlyPlaceholders(statement, prepared.getQuery().params);
+    prepared = onHandle(handle, templates.get(key)) as Prepared<R> | undefined;
+    if (!prepared) {
+      // an empty name: the pool's client names and prepares it by its text (db/prepared.ts)
+      const built = build().prepare("");
+      assertOnlyPlaceholders(statement, built.getQuery().params);
+      if (templates.size < SHAPES_PER_HANDLE) templates.set(key, built as DrizzlePrepared);
+      prepared = built;
+    }
     if (shapes.size < SHAPES_PER_HANDLE) shapes.set(key, prepared as Prepared<unknown>);
   }
   return prepared.execute(binds.values);
+}
+
+/** A shape's first build made again on `handle`'s session: the same text, fields and result mapping. */
+function onHandle(handle: object, template: DrizzlePrepared | undefined): DrizzlePrepared | undefined {
+  const session = (handle as SessionOf).session;
+  if (!template || !session?.prepareQuery) return undefined;
+  const made = session.prepareQuery(
+    template.getQuery(),
+    template.fields,
+    "",
+    template._isResponseInArrayMode,
+    template.customResultMapper,
+    template.queryMetadata,
+    template.cacheConfig,
+  );
+  // a select's left joins: which tables' columns may come back all null (set by the select builder)
+  made.joinsNotNullableMap = template.joinsNotNullableMap;
+  return made;
 }
 
 function assertOnlyPlaceholders(statement: string, params: unknown[]): void {
