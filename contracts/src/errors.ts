@@ -342,6 +342,24 @@ const catalogue = {
   },
   ERR_NO_NOTE_FOUND: { status: 404, es: "No se encontró la nota.", pt: "Nota não encontrada.", en: "Note not found." },
   ERR_NO_TAG_FOUND: { status: 404, es: "No se encontró la etiqueta.", pt: "Tag não encontrada.", en: "Tag not found." },
+  ERR_NO_CONTACT_LIST_FOUND: {
+    status: 404,
+    es: "No se encontró la lista de contactos.",
+    pt: "Lista de contatos não encontrada.",
+    en: "Contact list not found.",
+  },
+  ERR_NO_CONTACT_LIST_ITEM_FOUND: {
+    status: 404,
+    es: "No se encontró el contacto de la lista.",
+    pt: "Contato da lista não encontrado.",
+    en: "Contact list entry not found.",
+  },
+  ERR_CONTACT_LIST_ITEM_EXISTS: {
+    status: 409,
+    es: "Este número ya está en la lista.",
+    pt: "Este número já está na lista.",
+    en: "This number is already on the list.",
+  },
   ERR_TAG_NAME_EXISTS: {
     status: 409,
     es: "Ya existe una etiqueta con este nombre.",

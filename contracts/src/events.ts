@@ -9,6 +9,10 @@ export const Events = {
   queue: (companyId: number) => `company-${companyId}-queue`,
   /** secondary §7: the quick replies' channel, spelled as the spec spells it. */
   quickMessage: (companyId: number) => `company-${companyId}-quickemessage`,
+  /** secondary §7: contact lists, and their items company-wide and per list. */
+  contactList: (companyId: number) => `company-${companyId}-ContactList`,
+  contactListItem: (companyId: number) => `company-${companyId}-ContactListItem`,
+  contactListItemsOf: (companyId: number, listId: number) => `company-${companyId}-ContactListItem-${listId}`,
   ticket: (companyId: number) => `company-${companyId}-ticket`,
   appMessage: (companyId: number) => `company-${companyId}-appMessage`,
   company: (companyId: number) => `company-${companyId}-company`,

@@ -3,6 +3,7 @@ export * from "./auth.js";
 export * from "./common.js";
 export * from "./companies.js";
 export * from "./connections.js";
+export * from "./contact-lists.js";
 export * from "./contacts.js";
 export * from "./dashboard.js";
 export * from "./errors.js";

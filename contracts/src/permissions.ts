@@ -65,6 +65,8 @@ const rules = {
   "schedules.use": { profiles: "all", plan: "useSchedules" },
   "internal-chat.use": { profiles: "all", plan: "useInternalChat" },
   "campaigns.use": { profiles: STAFF, plan: "useCampaigns" },
+  /** A number of a contact list goes by the contacts page's rule (secondary §6), inside the campaign areas. */
+  "contact-lists.delete-item": { profiles: STAFF, plan: "useCampaigns" },
   "external-api.view": { profiles: ["admin"], plan: "useExternalApi" },
   "prompts.manage": { profiles: ["admin"], plan: "useOpenAi" },
   "integrations.manage": { profiles: ["admin"], plan: "useIntegrations" },

@@ -25,6 +25,7 @@ import { contactsRoutes } from "./modules/contacts/routes.js";
 import { dashboardRoutes } from "./modules/dashboard/routes.js";
 import { messagesRoutes } from "./modules/messages/routes.js";
 import { notesRoutes } from "./modules/notes/routes.js";
+import { contactListsRoutes } from "./modules/contact-lists/routes.js";
 import { quickMessagesRoutes } from "./modules/quick-messages/routes.js";
 import { tagsRoutes } from "./modules/tags/routes.js";
 import { kanbanRoutes } from "./modules/kanban/routes.js";
@@ -152,6 +153,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       await api.register(tagsRoutes);
       await api.register(kanbanRoutes);
       await api.register(quickMessagesRoutes);
+      await api.register(contactListsRoutes);
     },
     { prefix: "/api/v1" },
   );

@@ -2,6 +2,8 @@ import { type SQL, and, eq } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Db, Tx } from "./client.js";
 import {
+  contactListItems,
+  contactLists,
   contacts,
   messages,
   queueOptions,
@@ -97,6 +99,8 @@ export function scoped(db: Db | Tx, companyId: number) {
     userRatings: tenantTable(db, userRatings, companyId),
     tags: tenantTable(db, tags, companyId),
     quickMessages: tenantTable(db, quickMessages, companyId),
+    contactLists: tenantTable(db, contactLists, companyId),
+    contactListItems: tenantTable(db, contactListItems, companyId),
     ticketTags: {
       table: ticketTags,
       where: (...c: (SQL | undefined)[]) => and(eq(ticketTags.companyId, companyId), ...c) as SQL,

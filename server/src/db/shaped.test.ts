@@ -116,7 +116,12 @@ describe("shaped statements on a database", () => {
       return shaped(handle, "test.ticketWithRelations", b, () => {
         builds++;
         return handle
-          .select({ id: tickets.id, createdAt: tickets.createdAt, contact: { name: contacts.name }, queue: { name: queues.name } })
+          .select({
+            id: tickets.id,
+            createdAt: tickets.createdAt,
+            contact: { name: contacts.name },
+            queue: { name: queues.name },
+          })
           .from(tickets)
           .leftJoin(contacts, and(eq(contacts.id, tickets.contactId), eq(contacts.companyId, owner)))
           .leftJoin(queues, and(eq(queues.id, tickets.queueId), eq(queues.companyId, owner)))

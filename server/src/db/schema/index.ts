@@ -8,3 +8,4 @@ export * from "./users.js";
 export * from "./whatsapps.js";
 export * from "./tickets.js";
 export * from "./quick-messages.js";
+export * from "./contact-lists.js";

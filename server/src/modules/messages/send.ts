@@ -372,7 +372,12 @@ export async function sendAutomatic(s: Services, companyId: number, ticket: Tick
  * neither lose the messages nor, run again, record them twice. One statement for any number of texts;
  * the rows come back in the texts' order. Send them after the commit with `deliverRecorded`, in order.
  */
-export async function recordAutomatic(db: Db | Tx, companyId: number, ticket: TicketRow, bodies: string[]): Promise<MessageRow[]> {
+export async function recordAutomatic(
+  db: Db | Tx,
+  companyId: number,
+  ticket: TicketRow,
+  bodies: string[],
+): Promise<MessageRow[]> {
   if (bodies.length === 0) return [];
   const rows = await db
     .insert(messages)

@@ -15,7 +15,7 @@ import {
   type Session,
   setUserFlag,
 } from "../factories.js";
-import { queueOptions, quickMessages, ticketNotes } from "../../db/schema/index.js";
+import { contactListItems, contactLists, queueOptions, quickMessages, ticketNotes } from "../../db/schema/index.js";
 import { fillParams, sampleOf } from "./samples.js";
 
 /**
@@ -60,6 +60,14 @@ beforeAll(async () => {
       mediaPath: "media/x.txt",
     })
     .returning();
+  const [list] = await t.app.charla.db
+    .insert(contactLists)
+    .values({ companyId: a.id, name: `Lista ${a.name}` })
+    .returning();
+  const [listed] = await t.app.charla.db
+    .insert(contactListItems)
+    .values({ companyId: a.id, contactListId: list.id, name: `Listado ${a.name}`, number: `5511${Date.now() % 1e8}` })
+    .returning();
   aIds = {
     users: aUser.id,
     "users-company": aUser.id,
@@ -78,6 +86,8 @@ beforeAll(async () => {
     "messages:id": message.id,
     "ticket-notes": note.id,
     "quick-messages": quick.id,
+    "contact-lists": list.id,
+    "contact-list-items": listed.id,
     tags: tag.id,
     "ticket-tags:ticketId": ticket.id,
     "ticket-tags:tagId": tag.id,
@@ -95,6 +105,9 @@ beforeAll(async () => {
     contact.number,
     ticket.uuid,
     quick.message,
+    list.name,
+    listed.name,
+    listed.number,
   ];
 });
 afterAll(() => t.close());
@@ -143,6 +156,8 @@ describe("cross-tenant walk", () => {
     expect(options.json()).toMatchObject([{ id: aIds["queue-options"], title: `Opción ${a.name}`, option: "1" }]);
     const quick = await as(t.app, aSession, { method: "GET", url: `/api/v1/quick-messages/${aIds["quick-messages"]}` });
     expect(quick.json()).toMatchObject({ shortcode: `rapida${a.id}`, message: `Rápida ${a.name}`, isMedia: true });
+    const list = await as(t.app, aSession, { method: "GET", url: `/api/v1/contact-list-items/${aIds["contact-list-items"]}` });
+    expect(list.json()).toMatchObject({ name: `Listado ${a.name}`, contactListId: aIds["contact-lists"] });
     const hours = await as(t.app, aSession, { method: "GET", url: `/api/v1/companies/${a.id}/schedules` });
     expect(hours.json()).toMatchObject({ id: a.id, timeZone: "America/Noronha", schedules: DEFAULT_SCHEDULES });
   }, 120_000);

@@ -1,0 +1,69 @@
+import {
+  ContactListForm,
+  ContactListItemCreate,
+  ContactListItemForm,
+  ContactListItemsQuery,
+  type ContactListItemsPage,
+  type ContactListsPage,
+  type ContactListView,
+  IdParams,
+  PageQuery,
+} from "@charla/contracts";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { scopedFor } from "../../db/scoped.js";
+import { found } from "../../lib/app-error.js";
+import { allLists, findListView, itemView, pageItems, pageLists } from "./queries.js";
+import { createItem, createList, deleteItem, deleteList, updateItem, updateList } from "./service.js";
+
+/** Contact lists and their items (secondary §7), behind campaigns.use (staff, plan flag useCampaigns). */
+export async function contactListsRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const use = { permission: "campaigns.use" } as const;
+  // deleting a number of a list is the contacts page's rule (secondary §6)
+  const remove = { permission: "contact-lists.delete-item" } as const;
+
+  r.get(
+    "/contact-lists",
+    { schema: { querystring: PageQuery }, config: use },
+    (req): Promise<ContactListsPage> => pageLists(scopedFor(req), req.query.searchParam, req.query.pageNumber),
+  );
+  r.get("/contact-lists/list", { config: use }, (req): Promise<ContactListView[]> => allLists(scopedFor(req)));
+  r.get("/contact-lists/:id", { schema: { params: IdParams }, config: use }, async (req) =>
+    found(await findListView(scopedFor(req), req.params.id), "ERR_NO_CONTACT_LIST_FOUND"),
+  );
+  r.post("/contact-lists", { schema: { body: ContactListForm }, config: use }, async (req, reply) =>
+    reply.status(201).send(await createList(req.ctx, req.body)),
+  );
+  r.put("/contact-lists/:id", { schema: { params: IdParams, body: ContactListForm }, config: use }, (req) =>
+    updateList(req.ctx, req.params.id, req.body),
+  );
+  r.delete("/contact-lists/:id", { schema: { params: IdParams }, config: use }, async (req, reply) => {
+    await deleteList(req.ctx, req.params.id);
+    return reply.status(204).send();
+  });
+
+  r.get(
+    "/contact-list-items",
+    { schema: { querystring: ContactListItemsQuery }, config: use },
+    async (req): Promise<ContactListItemsPage> => {
+      const q = scopedFor(req);
+      found(await q.contactLists.findById(req.query.contactListId), "ERR_NO_CONTACT_LIST_FOUND");
+      return pageItems(q, req.query.contactListId, req.query.searchParam, req.query.pageNumber);
+    },
+  );
+  r.get("/contact-list-items/:id", { schema: { params: IdParams }, config: use }, async (req) =>
+    itemView(found(await scopedFor(req).contactListItems.findById(req.params.id), "ERR_NO_CONTACT_LIST_ITEM_FOUND")),
+  );
+  r.post("/contact-list-items", { schema: { body: ContactListItemCreate }, config: use }, async (req, reply) => {
+    const { contactListId, ...item } = req.body;
+    return reply.status(201).send(await createItem(req.ctx, contactListId, item));
+  });
+  r.put("/contact-list-items/:id", { schema: { params: IdParams, body: ContactListItemForm }, config: use }, (req) =>
+    updateItem(req.ctx, req.params.id, req.body),
+  );
+  r.delete("/contact-list-items/:id", { schema: { params: IdParams }, config: remove }, async (req, reply) => {
+    await deleteItem(req.ctx, req.params.id);
+    return reply.status(204).send();
+  });
+}
