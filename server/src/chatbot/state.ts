@@ -131,10 +131,11 @@ export function fill(w: BotWorld, text: string, queue?: Pick<QueueRow, "name" | 
 }
 
 /**
- * The step, applied in one transaction: the ticket's new state, after checking nobody changed the
- * ticket meanwhile (an agent accepting it stops the bot), its update to the lists when its queue or
- * chatbot flag moved, and the texts recorded as automatic messages (record first: the state and its
- * answer commit together, one WAL flush). The texts are sent after the commit, in order.
+ * The step, applied: the ticket's new state, after checking nobody changed the ticket meanwhile (an
+ * agent accepting it stops the bot), its update to the lists when its queue or chatbot flag moved, and
+ * the texts recorded as automatic messages, all in one transaction (record first: the state and its
+ * answer commit together, one WAL flush; texts alone are one insert). The texts are sent after the
+ * commit, in order.
  */
 export async function applyStep(w: BotWorld, step: Step): Promise<void> {
   const patch = step.patch ?? {};

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { afterEach } from "vitest";
 
 export type Emitted = { companyId: number; event: string; payload: unknown; to?: number[]; except?: number[] };
 
@@ -21,5 +22,22 @@ export function captureEvents(app: FastifyInstance) {
     /** The payloads sent on one event name. */
     on: (event: string) => events.filter((e) => e.event === event).map((e) => e.payload),
     restore: () => Object.assign(rt, saved),
+  };
+}
+
+/**
+ * A test file's `listen()`: starts recording the app's broadcasts (see captureEvents), and puts the real
+ * emitters back after each test.
+ */
+export function eventListener(app: () => FastifyInstance) {
+  let capture: ReturnType<typeof captureEvents> | null = null;
+  afterEach(() => {
+    capture?.restore();
+    capture = null;
+  });
+  return () => {
+    capture?.restore();
+    capture = captureEvents(app());
+    return capture;
   };
 }

@@ -3,23 +3,18 @@ import type { RequestCtx } from "../../context.js";
 import type { Scoped } from "../../db/scoped.js";
 import { campaignAudience } from "../../policies/campaigns.js";
 
-/** A change of a list, to the users the campaign areas are for; run it after the commit. */
-export async function listAnnouncement(ctx: Pick<RequestCtx, "realtime" | "companyId">, q: Scoped, event: ContactListEvent) {
-  const audience = await campaignAudience(q);
-  return () => ctx.realtime.toUsers(ctx.companyId, audience).emit(Events.contactList(ctx.companyId), event);
-}
-
-/** A change of a list's items: company-wide and on the list's own channel (its open page reloads). */
-export async function itemAnnouncement(
-  ctx: Pick<RequestCtx, "realtime" | "companyId">,
-  q: Scoped,
-  listId: number,
-  event: ContactListItemEvent,
-) {
-  const audience = await campaignAudience(q);
-  return () => {
-    const to = ctx.realtime.toUsers(ctx.companyId, audience);
-    to.emit(Events.contactListItem(ctx.companyId), event);
-    to.emit(Events.contactListItemsOf(ctx.companyId, listId), event);
+/**
+ * Live events of a change to lists, for the users the campaign areas are for (read once per change).
+ * The emitters are for `afterCommit`: a list's event on its channel; an item's company-wide and on its
+ * list's own channel (the list's open page reloads).
+ */
+export async function listAnnouncer(ctx: Pick<RequestCtx, "realtime" | "companyId">, q: Scoped) {
+  const to = ctx.realtime.toUsers(ctx.companyId, await campaignAudience(q));
+  return {
+    list: (event: ContactListEvent) => () => to.emit(Events.contactList(ctx.companyId), event),
+    item: (listId: number, event: ContactListItemEvent) => () => {
+      to.emit(Events.contactListItem(ctx.companyId), event);
+      to.emit(Events.contactListItemsOf(ctx.companyId, listId), event);
+    },
   };
 }

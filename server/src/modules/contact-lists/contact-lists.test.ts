@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { type ContactListItemView, type ContactListView, Events, type Profile } from "@charla/contracts";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestApp, getTestApp } from "../../test/app.js";
-import { captureEvents } from "../../test/events.js";
+import { eventListener } from "../../test/events.js";
 import { buildCompany, buildUser, login, type Session } from "../../test/factories.js";
 import { caller, expectError, uid } from "../../test/http.js";
 
@@ -11,16 +11,7 @@ beforeAll(async () => {
   t = await getTestApp();
 });
 afterAll(() => t.close());
-let capture: ReturnType<typeof captureEvents> | null = null;
-afterEach(() => {
-  capture?.restore();
-  capture = null;
-});
-
-const listen = () => {
-  capture = captureEvents(t.app);
-  return capture;
-};
+const listen = eventListener(() => t.app);
 
 const call = caller(() => t.app);
 async function sessionIn(profile: Profile = "admin", plan: Record<string, boolean> = {}) {

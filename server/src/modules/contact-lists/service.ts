@@ -7,7 +7,7 @@ import { contactListItems, contactLists } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { PG_UNIQUE_VIOLATION, pgErrorCode } from "../../lib/pg-errors.js";
-import { itemAnnouncement, listAnnouncement } from "./announce.js";
+import { listAnnouncer } from "./announce.js";
 import { findListView, itemView } from "./queries.js";
 
 type ListInput = z.output<typeof ContactListForm>;
@@ -23,7 +23,7 @@ export function createList(ctx: RequestCtx, input: ListInput): Promise<ContactLi
     const q = scoped(tx, ctx.companyId);
     const row = await q.contactLists.insert({ name: input.name });
     const view = found(await findListView(q, row.id), "ERR_NO_CONTACT_LIST_FOUND");
-    afterCommit(await listAnnouncement(ctx, q, { action: "create", record: view }));
+    afterCommit((await listAnnouncer(ctx, q)).list({ action: "create", record: view }));
     return view;
   });
 }
@@ -38,7 +38,7 @@ export function updateList(ctx: RequestCtx, id: number, input: ListInput): Promi
       .returning({ id: contactLists.id });
     if (!row) throw new AppError("ERR_NO_CONTACT_LIST_FOUND");
     const view = found(await findListView(q, id), "ERR_NO_CONTACT_LIST_FOUND");
-    afterCommit(await listAnnouncement(ctx, q, { action: "update", record: view }));
+    afterCommit((await listAnnouncer(ctx, q)).list({ action: "update", record: view }));
     return view;
   });
 }
@@ -52,15 +52,17 @@ export function deleteList(ctx: RequestCtx, id: number): Promise<void> {
       .where(q.contactLists.where(eq(contactLists.id, id)))
       .returning({ id: contactLists.id });
     if (!gone) throw new AppError("ERR_NO_CONTACT_LIST_FOUND");
-    afterCommit(await listAnnouncement(ctx, q, { action: "delete", id }));
+    afterCommit((await listAnnouncer(ctx, q)).list({ action: "delete", id }));
   });
 }
 
-/** The list's count moved: its row on the lists page follows. */
-async function countChanged(ctx: RequestCtx, q: ReturnType<typeof scoped>, listId: number) {
+/** The list's count moved: its row on the lists page follows (nothing when the list is gone). */
+async function countChanged(q: ReturnType<typeof scoped>, tell: Announcer, listId: number) {
   const view = await findListView(q, listId);
-  return view ? listAnnouncement(ctx, q, { action: "update", record: view }) : () => {};
+  return view ? tell.list({ action: "update", record: view }) : () => {};
 }
+
+type Announcer = Awaited<ReturnType<typeof listAnnouncer>>;
 
 export function createItem(ctx: RequestCtx, listId: number, input: ItemInput): Promise<ContactListItemView> {
   return withTransaction(ctx.db, async (tx, afterCommit) => {
@@ -71,8 +73,9 @@ export function createItem(ctx: RequestCtx, listId: number, input: ItemInput): P
       .insert({ contactListId: listId, name: input.name, number: input.number, email: input.email })
       .catch(numberTaken);
     const view = itemView(row);
-    afterCommit(await itemAnnouncement(ctx, q, listId, { action: "create", record: view }));
-    afterCommit(await countChanged(ctx, q, listId));
+    const tell = await listAnnouncer(ctx, q);
+    afterCommit(tell.item(listId, { action: "create", record: view }));
+    afterCommit(await countChanged(q, tell, listId));
     return view;
   });
 }
@@ -95,7 +98,7 @@ export function updateItem(ctx: RequestCtx, id: number, input: ItemInput): Promi
       .returning()
       .catch(numberTaken);
     const view = itemView(row);
-    afterCommit(await itemAnnouncement(ctx, q, row.contactListId, { action: "update", record: view }));
+    afterCommit((await listAnnouncer(ctx, q)).item(row.contactListId, { action: "update", record: view }));
     return view;
   });
 }
@@ -108,7 +111,8 @@ export function deleteItem(ctx: RequestCtx, id: number): Promise<void> {
       .where(q.contactListItems.where(eq(contactListItems.id, id)))
       .returning({ id: contactListItems.id, listId: contactListItems.contactListId });
     if (!gone) throw new AppError("ERR_NO_CONTACT_LIST_ITEM_FOUND");
-    afterCommit(await itemAnnouncement(ctx, q, gone.listId, { action: "delete", id, contactListId: gone.listId }));
-    afterCommit(await countChanged(ctx, q, gone.listId));
+    const tell = await listAnnouncer(ctx, q);
+    afterCommit(tell.item(gone.listId, { action: "delete", id, contactListId: gone.listId }));
+    afterCommit(await countChanged(q, tell, gone.listId));
   });
 }

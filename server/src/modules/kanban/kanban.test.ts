@@ -1,9 +1,9 @@
 import { Events, type KanbanLanes, type KanbanPage, PlanFlags } from "@charla/contracts";
 import { and, eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ticketTags } from "../../db/schema/index.js";
 import { type TestApp, getTestApp } from "../../test/app.js";
-import { captureEvents } from "../../test/events.js";
+import { eventListener } from "../../test/events.js";
 import {
   addUserQueue,
   buildCompany,
@@ -21,11 +21,7 @@ beforeAll(async () => {
   t = await getTestApp();
 });
 afterAll(() => t.close());
-let capture: ReturnType<typeof captureEvents> | null = null;
-afterEach(() => {
-  capture?.restore();
-  capture = null;
-});
+const listen = eventListener(() => t.app);
 
 const call = caller(() => t.app);
 const board = (s: { token: string }, query = "") => call(s, "GET", `/ticket/kanban${query}`);
@@ -140,7 +136,7 @@ describe("#kanban moves", () => {
       { companyId: w.c.id, ticketId: ticket.id, tagId: todo.id },
       { companyId: w.c.id, ticketId: ticket.id, tagId: vip.id },
     ]);
-    capture = captureEvents(t.app);
+    const capture = listen();
     const moved = await call(w.agent, "PUT", `/ticket-tags/${ticket.id}/${done.id}`);
     expect(moved.statusCode).toBe(200);
     expect(moved.json().tags.map((tag: { name: string }) => tag.name)).toEqual(["Hecho", "VIP"]);

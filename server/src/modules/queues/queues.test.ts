@@ -1,10 +1,10 @@
 import { DEFAULT_SCHEDULES, Events, type Profile, type QueueView } from "@charla/contracts";
 import { eq } from "drizzle-orm";
 import type { InjectOptions } from "fastify";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queueOptions, queues, whatsappQueues, whatsapps } from "../../db/schema/index.js";
 import { type TestApp, getTestApp } from "../../test/app.js";
-import { captureEvents } from "../../test/events.js";
+import { eventListener } from "../../test/events.js";
 import {
   addUserQueue,
   buildCompany,
@@ -22,15 +22,7 @@ beforeAll(async () => {
   t = await getTestApp();
 });
 afterAll(() => t.close());
-let capture: ReturnType<typeof captureEvents> | null = null;
-afterEach(() => {
-  capture?.restore();
-  capture = null;
-});
-const listen = () => {
-  capture = captureEvents(t.app);
-  return capture;
-};
+const listen = eventListener(() => t.app);
 
 const call = caller(() => t.app);
 const form = (over: Record<string, unknown> = {}) => ({ name: `Ventas ${uid()}`, color: `#${uid().slice(0, 6)}`, ...over });

@@ -2,10 +2,10 @@ import { randomBytes } from "node:crypto";
 import { Events, type Profile, type QuickMessageView } from "@charla/contracts";
 import { eq } from "drizzle-orm";
 import type { InjectOptions } from "fastify";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { quickMessages } from "../../db/schema/index.js";
 import { type TestApp, getTestApp } from "../../test/app.js";
-import { captureEvents } from "../../test/events.js";
+import { eventListener } from "../../test/events.js";
 import { as, buildCompany, buildUser, login, type Session } from "../../test/factories.js";
 import { caller, expectError, uid } from "../../test/http.js";
 
@@ -14,15 +14,7 @@ beforeAll(async () => {
   t = await getTestApp({ maxUploadBytes: 64 * 1024 });
 });
 afterAll(() => t.close());
-let capture: ReturnType<typeof captureEvents> | null = null;
-afterEach(() => {
-  capture?.restore();
-  capture = null;
-});
-const listen = () => {
-  capture = captureEvents(t.app);
-  return capture;
-};
+const listen = eventListener(() => t.app);
 
 const call = caller(() => t.app);
 const form = (over: Record<string, unknown> = {}) => ({ shortcode: `hola${uid()}`, message: "Hola, ¿en qué te ayudo?", ...over });

@@ -1,8 +1,8 @@
 import { Events, type TagView, type TagsPage } from "@charla/contracts";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ticketTags } from "../../db/schema/index.js";
 import { type TestApp, getTestApp } from "../../test/app.js";
-import { captureEvents } from "../../test/events.js";
+import { eventListener } from "../../test/events.js";
 import { buildCompany, buildContact, buildTag, buildTicket, buildUser, login } from "../../test/factories.js";
 import { caller, expectError, uid } from "../../test/http.js";
 
@@ -11,11 +11,7 @@ beforeAll(async () => {
   t = await getTestApp();
 });
 afterAll(() => t.close());
-let capture: ReturnType<typeof captureEvents> | null = null;
-afterEach(() => {
-  capture?.restore();
-  capture = null;
-});
+const listen = eventListener(() => t.app);
 
 const call = caller(() => t.app);
 
@@ -57,7 +53,7 @@ describe("#tags page endpoints", () => {
 
   it("creates, edits and deletes with every profile; only admins and supervisors set the Kanban flag", async () => {
     const w = await company();
-    capture = captureEvents(t.app);
+    const capture = listen();
     const created = await call(w.agent, "POST", "/tags", { name: `Urgente ${uid()}`, color: "#FF0000", kanban: 1 });
     expect(created.statusCode).toBe(201);
     const tag = created.json() as TagView;

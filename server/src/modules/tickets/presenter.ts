@@ -196,7 +196,7 @@ export async function findTicketWithView(q: Scoped, b: Binds, where: SQL): Promi
   return joined ? { row: joined.ticket, view: toView(joined) } : null;
 }
 
-/** Tickets by id with their relations (and audience candidates): a shaped statement, built once per handle. */
+/** Tickets by id with their relations (and audience candidates): a shaped statement, built once per process. */
 function relationsByIds(q: Scoped, ids: number[], withAudience: boolean) {
   const b = new Binds();
   const company = b.v("companyId", q.companyId);
