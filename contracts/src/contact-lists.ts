@@ -74,7 +74,9 @@ export type ContactListEvent = { action: "create" | "update"; record: ContactLis
 export type ContactListItemEvent =
   | { action: "create" | "update"; record: ContactListItemView }
   | { action: "delete"; id: number; contactListId: number }
-  | { action: "reload"; contactListId: number };
+  | { action: "reload"; contactListId: number }
+  /** An import under way: rows written so far of those read. */
+  | { action: "import"; contactListId: number; done: number; total: number };
 
 /** Rows a spreadsheet import reads at most, and the largest file taken. */
 export const ContactListImportLimits = { rows: 50_000, bytes: 10 * 1024 * 1024, reportRejections: 200 } as const;

@@ -360,6 +360,24 @@ const catalogue = {
     pt: "Este número já está na lista.",
     en: "This number is already on the list.",
   },
+  ERR_IMPORT_FORMAT: {
+    status: 400,
+    es: "Usa una hoja de cálculo .xlsx (o .csv) con las columnas nombre, número y email.",
+    pt: "Use uma planilha .xlsx (ou .csv) com as colunas nome, número e email.",
+    en: "Use an .xlsx (or .csv) spreadsheet with the columns name, number and email.",
+  },
+  ERR_IMPORT_NO_NUMBER_COLUMN: {
+    status: 400,
+    es: "La hoja no tiene una columna de número (número, numero, telefono, number, phone).",
+    pt: "A planilha não tem uma coluna de número (número, numero, telefone, number, phone).",
+    en: "The sheet has no number column (number, phone, número, numero, telefono).",
+  },
+  ERR_IMPORT_TOO_MANY_ROWS: {
+    status: 413,
+    es: "La hoja tiene demasiadas filas (máximo 50.000).",
+    pt: "A planilha tem linhas demais (máximo 50.000).",
+    en: "The sheet has too many rows (at most 50,000).",
+  },
   ERR_TAG_NAME_EXISTS: {
     status: 409,
     es: "Ya existe una etiqueta con este nombre.",

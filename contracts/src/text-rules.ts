@@ -12,6 +12,8 @@ export const V = {
   tooLong: "validation.tooLong",
   invalidEmail: "validation.invalidEmail",
   invalid: "validation.invalid",
+  /** A number with no known country code, or too short or long for WhatsApp. */
+  invalidPhone: "validation.invalidPhone",
   /** New ticket without a queue (core §5: Selecione un Area). */
   queueRequired: "validation.queueRequired",
   /** Blank message text with no file. */

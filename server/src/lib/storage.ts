@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { createWriteStream } from "node:fs";
+import { createReadStream, createWriteStream } from "node:fs";
 import { mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, normalize, sep } from "node:path";
 import type { Readable } from "node:stream";
@@ -131,6 +131,11 @@ export class Storage {
     } finally {
       await file.close();
     }
+  }
+
+  /** A stored file as a stream (a large one is never whole in memory). */
+  stream(companyId: number, relative: string): Readable {
+    return createReadStream(this.resolve(companyId, relative));
   }
 
   read(companyId: number, relative: string): Promise<Buffer> {

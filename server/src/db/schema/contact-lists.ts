@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, foreignKey, index, integer, pgTable, serial, text, unique, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, foreignKey, index, integer, pgTable, serial, text, timestamp, unique, uniqueIndex } from "drizzle-orm/pg-core";
 import { companyId, timestamps } from "./columns.js";
 
 /** Named lists of numbers, the audience of campaigns (secondary §2 Contact lists). */
@@ -32,6 +32,11 @@ export const contactListItems = pgTable(
     number: text("number").notNull(),
     email: text("email").notNull().default(""),
     isWhatsappValid: boolean("is_whatsapp_valid"),
+    /**
+     * When a node took the number to ask its connection (the ask is outside any transaction); another
+     * node takes it again only when this is old, so a node that died mid-check does not strand it.
+     */
+    checkClaimedAt: timestamp("check_claimed_at", { withTimezone: true, mode: "date" }),
     ...timestamps,
   },
   (t) => [

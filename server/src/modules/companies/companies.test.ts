@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestApp, getTestApp } from "../../test/app.js";
 import { caller, expectError, uid } from "../../test/http.js";
 import { type Session, as, buildCompany, buildPlan, buildQueue, buildUser, buildWhatsapp, login } from "../../test/factories.js";
+import { multipart } from "../../test/multipart.js";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -27,16 +28,6 @@ const companyForm = (planId: number, over: Record<string, unknown> = {}) => ({
 });
 const listNames = async (s: Session) =>
   (await call(s, "GET", "/companies/list")).json().map((c: { name: string }) => c.name) as string[];
-function multipart(field: string, filename: string, type: string, data: Buffer) {
-  const boundary = `----charla${uid()}`;
-  const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\n`),
-    Buffer.from(`Content-Type: ${type}\r\n\r\n`),
-    data,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { payload, headers: { "content-type": `multipart/form-data; boundary=${boundary}` } };
-}
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(64)]);
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(64)]);
 const postLogo = (s: Session, id: number, body: ReturnType<typeof multipart>) =>

@@ -1,5 +1,6 @@
 import {
   ContactListForm,
+  ContactListImportLimits,
   ContactListItemCreate,
   ContactListItemForm,
   ContactListItemsQuery,
@@ -9,11 +10,16 @@ import {
   IdParams,
   PageQuery,
 } from "@charla/contracts";
+import { randomUUID } from "node:crypto";
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { scopedFor } from "../../db/scoped.js";
-import { found } from "../../lib/app-error.js";
+import { AppError, found } from "../../lib/app-error.js";
+import { storeSingleFile } from "../../plugins/upload.js";
+import { importSpreadsheet } from "./import.js";
 import { allLists, findListView, itemView, pageItems, pageLists } from "./queries.js";
+import { exampleSheet, type SheetKind } from "./spreadsheet.js";
 import { createItem, createList, deleteItem, deleteList, updateItem, updateList } from "./service.js";
 
 /** Contact lists and their items (secondary §7), behind campaigns.use (staff, plan flag useCampaigns). */
@@ -28,6 +34,37 @@ export async function contactListsRoutes(app: FastifyInstance) {
     { schema: { querystring: PageQuery }, config: use },
     (req): Promise<ContactListsPage> => pageLists(scopedFor(req), req.query.searchParam, req.query.pageNumber),
   );
+  r.get(
+    "/contact-lists/example",
+    { schema: { querystring: z.object({ lang: z.enum(["es", "pt", "en"]).optional().default("es") }) }, config: use },
+    async (req, reply) =>
+      reply
+        .header("content-type", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+        .header("content-disposition", 'attachment; filename="contactos.xlsx"')
+        .send(await exampleSheet(req.query.lang)),
+  );
+  /**
+   * Multipart `file`: an .xlsx (or .csv) sheet with the columns name, number and email, within
+   * ContactListImportLimits; answers what the import did (ContactListImportResult).
+   */
+  r.post("/contact-lists/:id/upload", { schema: { params: IdParams }, config: use }, async (req) => {
+    const q = scopedFor(req);
+    found(await q.contactLists.findById(req.params.id), "ERR_NO_CONTACT_LIST_FOUND");
+    const { storage, companyId } = req.ctx;
+    const stored = await storeSingleFile(req, "file", {
+      storage,
+      companyId,
+      path: `imports/${randomUUID()}`,
+      maxBytes: ContactListImportLimits.bytes,
+      looksRight: () => true,
+    });
+    try {
+      const kind = sheetKind(await storage.head(companyId, stored.path, 512));
+      return await importSpreadsheet(req.ctx, req.params.id, storage.stream(companyId, stored.path), kind);
+    } finally {
+      await storage.remove(companyId, stored.path);
+    }
+  });
   r.get("/contact-lists/list", { config: use }, (req): Promise<ContactListView[]> => allLists(scopedFor(req)));
   r.get("/contact-lists/:id", { schema: { params: IdParams }, config: use }, async (req) =>
     found(await findListView(scopedFor(req), req.params.id), "ERR_NO_CONTACT_LIST_FOUND"),
@@ -66,4 +103,12 @@ export async function contactListsRoutes(app: FastifyInstance) {
     await deleteItem(req.ctx, req.params.id);
     return reply.status(204).send();
   });
+}
+
+/** The file's kind by its bytes: a zip is .xlsx, text is .csv; anything else (an old binary .xls too) is refused. */
+function sheetKind(head: Buffer): SheetKind {
+  if (head.subarray(0, 4).equals(Buffer.from("PK\x03\x04", "latin1"))) return "xlsx";
+  const ole = Buffer.from([0xd0, 0xcf, 0x11, 0xe0]); // the old binary .xls (and .doc): exceljs cannot read it
+  if (head.length > 0 && !head.includes(0) && !head.subarray(0, 4).equals(ole)) return "csv";
+  throw new AppError("ERR_IMPORT_FORMAT");
 }

@@ -1,4 +1,10 @@
-import type { ContactListForm, ContactListItemForm, ContactListItemView, ContactListView } from "@charla/contracts";
+import {
+  type ContactListForm,
+  type ContactListItemForm,
+  type ContactListItemView,
+  type ContactListView,
+  V,
+} from "@charla/contracts";
 import { eq } from "drizzle-orm";
 import type { z } from "zod";
 import type { RequestCtx } from "../../context.js";
@@ -7,11 +13,19 @@ import { contactListItems, contactLists } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { PG_UNIQUE_VIOLATION, pgErrorCode } from "../../lib/pg-errors.js";
+import { normalizePhone } from "../../lib/phone.js";
 import { listAnnouncer } from "./announce.js";
 import { findListView, itemView } from "./queries.js";
 
 type ListInput = z.output<typeof ContactListForm>;
 type ItemInput = z.output<typeof ContactListItemForm>;
+
+/** The form's digits as WhatsApp addresses them (lib/phone.ts), or the form's error on the number. */
+function whatsappNumber(digits: string): string {
+  const number = normalizePhone(digits);
+  if (!number) throw new AppError("ERR_VALIDATION", { issues: [{ path: "number", message: V.invalidPhone }] });
+  return number;
+}
 
 function numberTaken(err: unknown): never {
   if (pgErrorCode(err) === PG_UNIQUE_VIOLATION) throw new AppError("ERR_CONTACT_LIST_ITEM_EXISTS");
@@ -70,7 +84,7 @@ export function createItem(ctx: RequestCtx, listId: number, input: ItemInput): P
     // a list of another company is not found: its id answers 404 like a missing one
     found(await q.contactLists.lockById(listId), "ERR_NO_CONTACT_LIST_FOUND");
     const row = await q.contactListItems
-      .insert({ contactListId: listId, name: input.name, number: input.number, email: input.email })
+      .insert({ contactListId: listId, name: input.name, number: whatsappNumber(input.number), email: input.email })
       .catch(numberTaken);
     const view = itemView(row);
     const tell = await listAnnouncer(ctx, q);
@@ -84,14 +98,15 @@ export function updateItem(ctx: RequestCtx, id: number, input: ItemInput): Promi
   return withTransaction(ctx.db, async (tx, afterCommit) => {
     const q = scoped(tx, ctx.companyId);
     const current = found(await q.contactListItems.lockById(id), "ERR_NO_CONTACT_LIST_ITEM_FOUND");
+    const number = whatsappNumber(input.number);
     const [row] = await tx
       .update(contactListItems)
       .set({
         name: input.name,
-        number: input.number,
+        number,
         email: input.email,
         // a new number has not been asked about yet
-        isWhatsappValid: input.number === current.number ? current.isWhatsappValid : null,
+        isWhatsappValid: number === current.number ? current.isWhatsappValid : null,
         updatedAt: new Date(),
       })
       .where(q.contactListItems.where(eq(contactListItems.id, id)))

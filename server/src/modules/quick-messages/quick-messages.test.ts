@@ -8,6 +8,7 @@ import { type TestApp, getTestApp } from "../../test/app.js";
 import { eventListener } from "../../test/events.js";
 import { as, buildCompany, buildUser, login, type Session } from "../../test/factories.js";
 import { caller, expectError, uid } from "../../test/http.js";
+import { multipart } from "../../test/multipart.js";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -34,16 +35,6 @@ const create = async (s: Session, over: Record<string, unknown> = {}) => {
 };
 const rowsOf = (companyId: number) => t.app.charla.db.select().from(quickMessages).where(eq(quickMessages.companyId, companyId));
 
-function multipart(field: string, filename: string, type: string, data: Buffer) {
-  const boundary = `----charla${uid()}`;
-  const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\n`),
-    Buffer.from(`Content-Type: ${type}\r\n\r\n`),
-    data,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { payload, headers: { "content-type": `multipart/form-data; boundary=${boundary}` } };
-}
 const upload = (s: Session, id: number, body: ReturnType<typeof multipart>) =>
   as(t.app, s, { method: "POST", url: `/api/v1/quick-messages/${id}/media-upload`, ...body });
 const PDF = Buffer.concat([Buffer.from("%PDF-1.4\n"), randomBytes(256)]);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestApp, getTestApp } from "../../test/app.js";
 import { caller, expectError, uid } from "../../test/http.js";
 import { PASSWORD, type Session, as, buildCompany, buildQueue, buildUser, buildWhatsapp, login } from "../../test/factories.js";
+import { multipart } from "../../test/multipart.js";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -25,16 +26,6 @@ async function sessionIn(profile: Profile = "admin", extra: { super?: boolean } 
   const c = await buildCompany(t.app);
   const u = profile === "admin" && !extra.super ? c.admin : await buildUser(t.app, c.id, { profile, ...extra });
   return { c, u, s: await login(t.app, u) };
-}
-function multipart(field: string, filename: string, type: string, data: Buffer) {
-  const boundary = `----charla${uid()}`;
-  const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\n`),
-    Buffer.from(`Content-Type: ${type}\r\n\r\n`),
-    data,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { payload, headers: { "content-type": `multipart/form-data; boundary=${boundary}` } };
 }
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from("JFIF\0"), randomBytes(64)]);
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(32)]);

@@ -1,0 +1,1 @@
+ALTER TABLE "contact_list_items" ADD COLUMN "check_claimed_at" timestamp with time zone;

@@ -1,0 +1,91 @@
+import type { Readable } from "node:stream";
+import {
+  ContactListImportLimits,
+  type ContactListImportResult,
+  emailField,
+  type ImportRejection,
+  Limits,
+} from "@charla/contracts";
+import { sql } from "drizzle-orm";
+import type { RequestCtx } from "../../context.js";
+import { scoped } from "../../db/scoped.js";
+import { contactListItems } from "../../db/schema/index.js";
+import { withTransaction } from "../../db/tx.js";
+import { found } from "../../lib/app-error.js";
+import { normalizePhone } from "../../lib/phone.js";
+import { listAnnouncer } from "./announce.js";
+import { findListView } from "./queries.js";
+import { type SheetKind, type SheetRow, sheetRows } from "./spreadsheet.js";
+
+type Good = { name: string; number: string; email: string };
+const CHUNK = 500;
+
+/** A row as an item, or why it is refused. An empty name takes the number, as the list shows it. */
+function checkRow(r: SheetRow): Good | ImportRejection {
+  const number = normalizePhone(r.number);
+  if (!number) return { row: r.row, reason: "number", value: r.number.slice(0, 100) };
+  const name = r.name.trim() || number;
+  if ([...name].length < Limits.name.min || [...name].length > Limits.name.max) {
+    return { row: r.row, reason: "name", value: name.slice(0, 100) };
+  }
+  let email = "";
+  if (r.email.trim()) {
+    const parsed = emailField.safeParse(r.email);
+    if (!parsed.success) return { row: r.row, reason: "email", value: r.email.slice(0, 100) };
+    email = parsed.data;
+  }
+  return { name, number, email };
+}
+
+/**
+ * Reads a spreadsheet into a list: new numbers are added, numbers already there take the row's name and
+ * email, bad rows are reported with their reason (the first `reportRejections` of them listed). All of
+ * it commits together or not at all; the list's open pages see the progress and reload at the end.
+ */
+export async function importSpreadsheet(
+  ctx: RequestCtx,
+  listId: number,
+  source: Readable,
+  kind: SheetKind,
+): Promise<ContactListImportResult> {
+  found(await scoped(ctx.db, ctx.companyId).contactLists.findById(listId), "ERR_NO_CONTACT_LIST_FOUND");
+  const byNumber = new Map<string, Good>();
+  const rejected: ImportRejection[] = [];
+  for await (const r of sheetRows(source, kind, ContactListImportLimits.rows)) {
+    const checked = checkRow(r);
+    if ("reason" in checked) rejected.push(checked);
+    else if (byNumber.has(checked.number)) rejected.push({ row: r.row, reason: "duplicate", value: checked.number });
+    else byNumber.set(checked.number, checked);
+  }
+  const good = [...byNumber.values()];
+
+  return withTransaction(ctx.db, async (tx, afterCommit) => {
+    const q = scoped(tx, ctx.companyId);
+    found(await q.contactLists.lockById(listId), "ERR_NO_CONTACT_LIST_FOUND");
+    const tell = await listAnnouncer(ctx, q);
+    let imported = 0;
+    for (let i = 0; i < good.length; i += CHUNK) {
+      const rows = await tx
+        .insert(contactListItems)
+        .values(good.slice(i, i + CHUNK).map((g) => ({ ...g, companyId: ctx.companyId, contactListId: listId })))
+        .onConflictDoUpdate({
+          target: [contactListItems.companyId, contactListItems.contactListId, contactListItems.number],
+          set: { name: sql`excluded.name`, email: sql`excluded.email`, updatedAt: sql`now()` },
+        })
+        // a row inserted by this statement has no deleting transaction yet (xmax 0); an updated one has
+        .returning({ inserted: sql<boolean>`(xmax = 0)` });
+      imported += rows.filter((r) => r.inserted).length;
+      const done = Math.min(i + CHUNK, good.length);
+      if (good.length > CHUNK) tell.item(listId, { action: "import", contactListId: listId, done, total: good.length })();
+    }
+    const view = await findListView(q, listId);
+    afterCommit(tell.item(listId, { action: "reload", contactListId: listId }));
+    if (view) afterCommit(tell.list({ action: "update", record: view }));
+    return {
+      imported,
+      updated: good.length - imported,
+      rejected: rejected.slice(0, ContactListImportLimits.reportRejections),
+      rejectedCount: rejected.length,
+    };
+  });
+}
