@@ -1,4 +1,5 @@
 import type { Services } from "../context.js";
+import { contactListChecks } from "./contact-list-checks.js";
 import { delayedRouting } from "./delayed-routing.js";
 import { ticketExpiry } from "./ticket-expiry.js";
 
@@ -13,7 +14,7 @@ export type Sweep = {
 };
 
 /** The sweeps every node runs. */
-export const SWEEPS: Sweep[] = [delayedRouting, ticketExpiry];
+export const SWEEPS: Sweep[] = [delayedRouting, ticketExpiry, contactListChecks];
 
 export type JobRunnerOptions = {
   intervalMs: number;

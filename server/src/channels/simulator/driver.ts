@@ -19,7 +19,8 @@ const ACK_DELIVERED_MS = 300;
 
 /**
  * The built-in phone for demos and tests (provider "simulator"): connected at once, every number is
- * on WhatsApp, nothing leaves the machine. Customers "write" through `receive`.
+ * on WhatsApp but those ending in 0000 (so a demo shows an invalid one), nothing leaves the machine.
+ * Customers "write" through `receive`.
  */
 export class SimulatorDriver implements ChannelDriver {
   readonly provider = "simulator";
@@ -76,7 +77,7 @@ export class SimulatorDriver implements ChannelDriver {
 
   async checkNumber(number: string): Promise<string | null> {
     const digits = number.replace(/\D/g, "");
-    return digits.length >= 8 && digits.length <= 15 ? digits : null;
+    return digits.length >= 8 && digits.length <= 15 && !digits.endsWith("0000") ? digits : null;
   }
 
   async contactsBook() {
