@@ -378,6 +378,36 @@ const catalogue = {
     pt: "A planilha tem linhas demais (máximo 50.000).",
     en: "The sheet has too many rows (at most 50,000).",
   },
+  ERR_NO_CAMPAIGN_FOUND: {
+    status: 404,
+    es: "No se encontró la campaña.",
+    pt: "Campanha não encontrada.",
+    en: "Campaign not found.",
+  },
+  ERR_CAMPAIGN_NOT_EDITABLE: {
+    status: 409,
+    es: "La campaña ya no se puede editar: solo inactiva, o programada con más de 1 hora de anticipación.",
+    pt: "A campanha não pode mais ser editada: só inativa, ou programada com mais de 1 hora de antecedência.",
+    en: "The campaign can no longer be edited: only when inactive, or scheduled more than 1 hour ahead.",
+  },
+  ERR_CAMPAIGN_INVALID_TRANSITION: {
+    status: 409,
+    es: "La campaña no puede pasar a ese estado.",
+    pt: "A campanha não pode passar para esse status.",
+    en: "The campaign cannot move to that status.",
+  },
+  ERR_CAMPAIGN_RUNNING: {
+    status: 409,
+    es: "Cancela la campaña antes de eliminarla.",
+    pt: "Cancele a campanha antes de excluí-la.",
+    en: "Cancel the campaign before deleting it.",
+  },
+  ERR_NO_FILE_LIST_FOUND: {
+    status: 404,
+    es: "No se encontró la lista de archivos.",
+    pt: "Lista de arquivos não encontrada.",
+    en: "File list not found.",
+  },
   ERR_TAG_NAME_EXISTS: {
     status: 409,
     es: "Ya existe una etiqueta con este nombre.",

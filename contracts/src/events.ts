@@ -13,6 +13,8 @@ export const Events = {
   contactList: (companyId: number) => `company-${companyId}-ContactList`,
   contactListItem: (companyId: number) => `company-${companyId}-ContactListItem`,
   contactListItemsOf: (companyId: number, listId: number) => `company-${companyId}-ContactListItem-${listId}`,
+  /** secondary §7: campaigns (the list and the report follow it). */
+  campaign: (companyId: number) => `company-${companyId}-campaign`,
   ticket: (companyId: number) => `company-${companyId}-ticket`,
   appMessage: (companyId: number) => `company-${companyId}-appMessage`,
   company: (companyId: number) => `company-${companyId}-company`,

@@ -1,5 +1,6 @@
 export * from "./acks.js";
 export * from "./auth.js";
+export * from "./campaigns.js";
 export * from "./common.js";
 export * from "./companies.js";
 export * from "./connections.js";

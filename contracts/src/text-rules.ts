@@ -14,6 +14,11 @@ export const V = {
   invalid: "validation.invalid",
   /** A number with no known country code, or too short or long for WhatsApp. */
   invalidPhone: "validation.invalidPhone",
+  /** The campaign form's own words (secondary §5): 'Muy Corto!', 'Demasiado largo'. */
+  campaignShort: "validation.campaignShort",
+  campaignLong: "validation.campaignLong",
+  /** A key already in the list (campaign variables). */
+  duplicateKey: "validation.duplicateKey",
   /** New ticket without a queue (core §5: Selecione un Area). */
   queueRequired: "validation.queueRequired",
   /** Blank message text with no file. */

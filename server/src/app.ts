@@ -12,6 +12,7 @@ import type { Config } from "./config.js";
 import type { Services } from "./context.js";
 import { SHUTDOWN_DRAIN_MS, Sessions } from "./channels/sessions.js";
 import { chatbotIdle, registerChatbot } from "./chatbot/index.js";
+import { registerCampaignConfirmations } from "./modules/campaigns/confirmations.js";
 import { type Database, openDatabase } from "./db/client.js";
 import { seed } from "./db/seed.js";
 import { startInterruptedSendSweep } from "./jobs/interrupted-sends.js";
@@ -25,6 +26,7 @@ import { contactsRoutes } from "./modules/contacts/routes.js";
 import { dashboardRoutes } from "./modules/dashboard/routes.js";
 import { messagesRoutes } from "./modules/messages/routes.js";
 import { notesRoutes } from "./modules/notes/routes.js";
+import { campaignsRoutes } from "./modules/campaigns/routes.js";
 import { contactListsRoutes } from "./modules/contact-lists/routes.js";
 import { quickMessagesRoutes } from "./modules/quick-messages/routes.js";
 import { tagsRoutes } from "./modules/tags/routes.js";
@@ -92,6 +94,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // drivers call back into the pipeline with these same services
   services.sessions = new Sessions(services);
   registerChatbot();
+  registerCampaignConfirmations();
   if (config.redisUrl) await services.sessions.connectBus(config.redisUrl);
   app.decorate("charla", services);
   const stopSendSweep = startInterruptedSendSweep(services);
@@ -154,6 +157,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       await api.register(kanbanRoutes);
       await api.register(quickMessagesRoutes);
       await api.register(contactListsRoutes);
+      await api.register(campaignsRoutes);
     },
     { prefix: "/api/v1" },
   );

@@ -35,6 +35,16 @@ export type Config = {
   fakeWhatsapp: boolean;
   /** How often the timed jobs (delayed routing, expiry) run on this node (JOBS_INTERVAL_MS, 0 = never). */
   jobsIntervalMs: number;
+  /**
+   * A campaign send recorded as under way for longer than this (CAMPAIGN_SEND_TTL_SEC) was cut off by a
+   * node that died: it is sent again under the same message ids. Longer than any driver call takes.
+   */
+  campaignSendTtlSec: number;
+  /**
+   * A file the simulator appends every message it is given to send to (SIMULATOR_OUTBOX; off when
+   * empty): what the simulated phones received, readable after the process is gone (fault tests).
+   */
+  simulatorOutbox: string;
 };
 
 const int = (v: string | undefined, d: number) => {
@@ -89,6 +99,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     companyStorageQuotaBytes: int(env.COMPANY_STORAGE_QUOTA_MB, 5 * 1024) * 1024 * 1024,
     fakeWhatsapp: env.CHARLA_FAKE_WHATSAPP === "1",
     jobsIntervalMs: int(env.JOBS_INTERVAL_MS, 5_000),
+    campaignSendTtlSec: int(env.CAMPAIGN_SEND_TTL_SEC, 120),
+    simulatorOutbox: env.SIMULATOR_OUTBOX ?? "",
     ...overrides,
   };
 }

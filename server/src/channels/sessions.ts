@@ -93,6 +93,7 @@ export class Sessions {
   ) {
     this.leases = new LeaseManager(s.db, opts.providers ?? registeredProviders, opts.timing);
     this.factories.set("beta", lazyBaileysFactory(s));
+    this.factories.set("simulator", (ctx) => new SimulatorDriver(ctx, { outbox: s.config.simulatorOutbox }));
   }
 
   /** Drivers bound to this app (its database and log), else the global registry. */

@@ -2,6 +2,8 @@ import { type SQL, and, eq } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Db, Tx } from "./client.js";
 import {
+  campaignShippings,
+  campaigns,
   contactListItems,
   contactLists,
   contacts,
@@ -101,6 +103,8 @@ export function scoped(db: Db | Tx, companyId: number) {
     quickMessages: tenantTable(db, quickMessages, companyId),
     contactLists: tenantTable(db, contactLists, companyId),
     contactListItems: tenantTable(db, contactListItems, companyId),
+    campaigns: tenantTable(db, campaigns, companyId),
+    campaignShippings: tenantTable(db, campaignShippings, companyId),
     ticketTags: {
       table: ticketTags,
       where: (...c: (SQL | undefined)[]) => and(eq(ticketTags.companyId, companyId), ...c) as SQL,

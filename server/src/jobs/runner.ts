@@ -1,4 +1,5 @@
 import type { Services } from "../context.js";
+import { campaignResumes, campaignSends, campaignStarts } from "./campaigns.js";
 import { contactListChecks } from "./contact-list-checks.js";
 import { delayedRouting } from "./delayed-routing.js";
 import { ticketExpiry } from "./ticket-expiry.js";
@@ -14,7 +15,7 @@ export type Sweep = {
 };
 
 /** The sweeps every node runs. */
-export const SWEEPS: Sweep[] = [delayedRouting, ticketExpiry, contactListChecks];
+export const SWEEPS: Sweep[] = [delayedRouting, ticketExpiry, contactListChecks, campaignStarts, campaignResumes, campaignSends];
 
 export type JobRunnerOptions = {
   intervalMs: number;

@@ -1,6 +1,10 @@
 import { randomUUID } from "node:crypto";
+import { appendFileSync } from "node:fs";
 import { Ack } from "@charla/contracts";
-import type { ChannelDriver, DriverContext, InboundMessage, MediaPayload, Sent } from "../driver.js";
+import type { ChannelDriver, DriverContext, InboundMessage, MediaPayload, Sent, SendOptions } from "../driver.js";
+
+/** One line of the outbox file: a message the simulator was given to send. */
+export type OutboxLine = { whatsappId: number; to: string; id: string; kind: "text" | "media" | "shared"; body: string };
 
 /** A few people in the simulated phone's address book (import from the contacts book). */
 export const SIMULATOR_BOOK = [
@@ -26,7 +30,10 @@ export class SimulatorDriver implements ChannelDriver {
   readonly provider = "simulator";
   private connected = false;
 
-  constructor(private readonly ctx: DriverContext) {}
+  constructor(
+    private readonly ctx: DriverContext,
+    private readonly opts: { outbox?: string } = {},
+  ) {}
 
   async connect(): Promise<void> {
     this.connected = true;
@@ -45,16 +52,16 @@ export class SimulatorDriver implements ChannelDriver {
     return channelId;
   }
 
-  async sendText(_number: string, _body: string): Promise<Sent> {
-    return this.sent();
+  async sendText(number: string, body: string, opts?: SendOptions): Promise<Sent> {
+    return this.sent(number, "text", body, opts);
   }
 
-  async sendMedia(_number: string, _media: MediaPayload): Promise<Sent> {
-    return this.sent();
+  async sendMedia(number: string, media: MediaPayload & { caption?: string }, opts?: SendOptions): Promise<Sent> {
+    return this.sent(number, "media", media.caption ?? media.fileName, opts);
   }
 
-  async sendShared(): Promise<Sent> {
-    return this.sent();
+  async sendShared(number: string, _share: unknown, opts?: SendOptions): Promise<Sent> {
+    return this.sent(number, "shared", "", opts);
   }
 
   /** The customer read these messages of Charla's: their read receipts (blue ticks). */
@@ -84,9 +91,17 @@ export class SimulatorDriver implements ChannelDriver {
     return SIMULATOR_BOOK;
   }
 
-  private sent(): Sent {
+  /**
+   * Like WhatsApp Web, a message goes under the id it was given (a repeated send keeps its id, and the
+   * phone shows a message id once); written to the outbox file before it counts as sent.
+   */
+  private sent(to: string, kind: OutboxLine["kind"], body: string, opts?: SendOptions): Sent {
     this.assertConnected();
-    const channelId = `sim-out-${randomUUID()}`;
+    const channelId = opts?.messageId ?? `sim-out-${randomUUID()}`;
+    if (this.opts.outbox) {
+      const line: OutboxLine = { whatsappId: this.ctx.whatsappId, to, id: channelId, kind, body };
+      appendFileSync(this.opts.outbox, `${JSON.stringify(line)}\n`);
+    }
     const later = (ms: number, ack: number) =>
       setTimeout(() => void this.ctx.events.ack(channelId, ack).catch(() => undefined), ms).unref();
     later(ACK_SERVER_MS, Ack.server);

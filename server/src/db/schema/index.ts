@@ -9,3 +9,4 @@ export * from "./whatsapps.js";
 export * from "./tickets.js";
 export * from "./quick-messages.js";
 export * from "./contact-lists.js";
+export * from "./campaigns.js";

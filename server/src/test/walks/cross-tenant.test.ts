@@ -15,7 +15,15 @@ import {
   type Session,
   setUserFlag,
 } from "../factories.js";
-import { contactListItems, contactLists, queueOptions, quickMessages, ticketNotes } from "../../db/schema/index.js";
+import {
+  campaignSettings,
+  campaigns,
+  contactListItems,
+  contactLists,
+  queueOptions,
+  quickMessages,
+  ticketNotes,
+} from "../../db/schema/index.js";
 import { fillParams, sampleOf } from "./samples.js";
 
 /**
@@ -68,6 +76,13 @@ beforeAll(async () => {
     .insert(contactListItems)
     .values({ companyId: a.id, contactListId: list.id, name: `Listado ${a.name}`, number: `5511${Date.now() % 1e8}` })
     .returning();
+  const [campaign] = await t.app.charla.db
+    .insert(campaigns)
+    .values({ companyId: a.id, name: `Campaña ${a.name}`, message1: `Oferta ${a.name}`, contactListId: list.id })
+    .returning();
+  await t.app.charla.db
+    .insert(campaignSettings)
+    .values({ companyId: a.id, key: "variables", value: [{ key: "cupon", value: `Cupón ${a.name}` }] });
   aIds = {
     users: aUser.id,
     "users-company": aUser.id,
@@ -88,6 +103,7 @@ beforeAll(async () => {
     "quick-messages": quick.id,
     "contact-lists": list.id,
     "contact-list-items": listed.id,
+    campaigns: campaign.id,
     tags: tag.id,
     "ticket-tags:ticketId": ticket.id,
     "ticket-tags:tagId": tag.id,
@@ -108,6 +124,9 @@ beforeAll(async () => {
     list.name,
     listed.name,
     listed.number,
+    campaign.name,
+    campaign.message1,
+    `Cupón ${a.name}`,
   ];
 });
 afterAll(() => t.close());
@@ -158,6 +177,10 @@ describe("cross-tenant walk", () => {
     expect(quick.json()).toMatchObject({ shortcode: `rapida${a.id}`, message: `Rápida ${a.name}`, isMedia: true });
     const list = await as(t.app, aSession, { method: "GET", url: `/api/v1/contact-list-items/${aIds["contact-list-items"]}` });
     expect(list.json()).toMatchObject({ name: `Listado ${a.name}`, contactListId: aIds["contact-lists"] });
+    const campaign = await as(t.app, aSession, { method: "GET", url: `/api/v1/campaigns/${aIds.campaigns}` });
+    expect(campaign.json()).toMatchObject({ name: `Campaña ${a.name}`, message1: `Oferta ${a.name}`, status: "INATIVA" });
+    const variables = await as(t.app, aSession, { method: "GET", url: "/api/v1/campaign-settings" });
+    expect(variables.json().variables).toEqual([{ key: "cupon", value: `Cupón ${a.name}` }]);
     const hours = await as(t.app, aSession, { method: "GET", url: `/api/v1/companies/${a.id}/schedules` });
     expect(hours.json()).toMatchObject({ id: a.id, timeZone: "America/Noronha", schedules: DEFAULT_SCHEDULES });
   }, 120_000);

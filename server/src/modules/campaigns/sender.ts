@@ -1,0 +1,233 @@
+import { type ErrorCode, isErrorCode } from "@charla/contracts";
+import { and, asc, eq, inArray, isNull, lt, lte, sql } from "drizzle-orm";
+import type { ChannelDriver } from "../../channels/driver.js";
+import type { Services } from "../../context.js";
+import { scoped } from "../../db/scoped.js";
+import { campaignShippings, campaigns, whatsapps } from "../../db/schema/index.js";
+import { withTransaction } from "../../db/tx.js";
+import { campaignAnnouncer } from "./announce.js";
+import { composeText, partMessageId } from "./message.js";
+import { type CampaignRow, findCampaignView } from "./queries.js";
+import { readCampaignSettings } from "./settings.js";
+
+type Shipping = typeof campaignShippings.$inferSelect;
+type Claimed = { sh: Shipping; c: CampaignRow };
+
+/** A send that failed for another reason than a session that is down is tried this many times. */
+export const MAX_ATTEMPTS = 3;
+const RETRY_AFTER_MS = 30_000;
+
+/** The connection a campaign sends through: its own, or the company's default one. */
+async function connectionOf(s: Services, c: CampaignRow): Promise<number | null> {
+  if (c.whatsappId) return c.whatsappId;
+  const [w] = await s.db
+    .select({ id: whatsapps.id })
+    .from(whatsapps)
+    .where(and(eq(whatsapps.companyId, c.companyId), eq(whatsapps.isDefault, true)));
+  return w?.id ?? null;
+}
+
+/**
+ * Takes due shippings of running campaigns, and sends cut off by a dead node (still under way after
+ * campaignSendTtlSec), in one transaction with `FOR UPDATE SKIP LOCKED`, and records each as under way
+ * (sending, or confirming when its confirmation is to go first). Any number of nodes may run this.
+ */
+async function claim(s: Services, now: Date, limit: number): Promise<Claimed[]> {
+  const stale = new Date(now.getTime() - s.config.campaignSendTtlSec * 1000);
+  return withTransaction(s.db, async (tx) => {
+    const take = (where: ReturnType<typeof and>, n: number) =>
+      tx
+        .select({ sh: campaignShippings, c: campaigns })
+        .from(campaignShippings)
+        .innerJoin(
+          campaigns,
+          and(eq(campaigns.companyId, campaignShippings.companyId), eq(campaigns.id, campaignShippings.campaignId)),
+        )
+        .where(and(where, eq(campaigns.status, "EM_ANDAMENTO"), isNull(campaigns.pausedAt)))
+        .orderBy(asc(campaignShippings.plannedAt), asc(campaignShippings.id))
+        .limit(n)
+        .for("update", { of: campaignShippings, skipLocked: true });
+    const interrupted = await take(
+      and(inArray(campaignShippings.status, ["sending", "confirming"]), lt(campaignShippings.claimedAt, stale)),
+      limit,
+    );
+    const due =
+      interrupted.length < limit
+        ? await take(
+            and(eq(campaignShippings.status, "pending"), lte(campaignShippings.plannedAt, now)),
+            limit - interrupted.length,
+          )
+        : [];
+    for (const d of due) {
+      d.sh.status = d.c.confirmation && !d.sh.confirmedAt ? "confirming" : "sending";
+    }
+    const claimed = [...interrupted, ...due];
+    for (const status of ["sending", "confirming"]) {
+      const ids = claimed.filter((r) => r.sh.status === status).map((r) => r.sh.id);
+      if (ids.length === 0) continue;
+      await tx
+        .update(campaignShippings)
+        .set({ status, claimedAt: now, attempts: sql`${campaignShippings.attempts} + 1`, updatedAt: now })
+        .where(inArray(campaignShippings.id, ids));
+    }
+    return claimed.map((r) => ({ ...r, sh: { ...r.sh, claimedAt: now, attempts: r.sh.attempts + 1 } }));
+  });
+}
+
+/** Puts claimed shippings back, untried (a cancel, a session that is down). */
+async function release(s: Services, rows: Shipping[]) {
+  if (rows.length === 0) return;
+  await s.db
+    .update(campaignShippings)
+    .set({ status: "pending", claimedAt: null, attempts: sql`greatest(0, ${campaignShippings.attempts} - 1)` })
+    .where(
+      and(
+        inArray(
+          campaignShippings.id,
+          rows.map((r) => r.id),
+        ),
+        inArray(campaignShippings.status, ["sending", "confirming"]),
+      ),
+    );
+}
+
+/** The session is down: the campaign's sends wait (not lost, not failed) until it is back. */
+async function pause(s: Services, c: CampaignRow, now: Date) {
+  await s.db
+    .update(campaigns)
+    .set({ pausedAt: now })
+    .where(and(eq(campaigns.companyId, c.companyId), eq(campaigns.id, c.id), isNull(campaigns.pausedAt)));
+}
+
+const codeOf = (err: unknown): ErrorCode => {
+  const code = (err as { code?: unknown })?.code;
+  return isErrorCode(code) ? code : "ERR_SENDING_WAPP_MSG";
+};
+
+class SessionDown extends Error {}
+
+/** One shipping's send: its confirmation, or its files, media and text; recorded after it went. */
+async function sendOne(s: Services, driver: ChannelDriver, c: CampaignRow, sh: Shipping, now: Date) {
+  const settings = await readCampaignSettings(s.db, c.companyId);
+  let address = sh.address;
+  if (!address) {
+    address = await driver.checkNumber(sh.number);
+    if (!address) return finish(s, sh, { status: "failed", failedAt: now, error: "ERR_WAPP_INVALID_CONTACT" });
+    await s.db.update(campaignShippings).set({ address }).where(eq(campaignShippings.id, sh.id));
+  }
+  if (sh.status === "confirming") {
+    const text = composeText(c, sh, settings, "confirmationMessage");
+    await driver.sendText(address, text, { messageId: partMessageId(sh.sendKey, "confirmation") });
+    return finish(s, sh, { status: "awaiting", confirmationRequestedAt: now, confirmationMessage: text });
+  }
+  const text = composeText(c, sh, settings, "message");
+  const sent = c.mediaPath
+    ? await driver.sendMedia(
+        address,
+        {
+          data: await s.storage.read(c.companyId, c.mediaPath),
+          mimetype: c.mediaMimetype ?? "application/octet-stream",
+          fileName: c.mediaName ?? "file",
+          caption: text,
+        },
+        { messageId: partMessageId(sh.sendKey, "media") },
+      )
+    : await driver.sendText(address, text, { messageId: partMessageId(sh.sendKey, "message") });
+  return finish(s, sh, { status: "delivered", deliveredAt: now, message: text, channelMessageId: sent.channelId });
+}
+
+/** Records a shipping's outcome, only if it is still the send this node claimed. */
+async function finish(s: Services, sh: Shipping, values: Partial<Shipping>) {
+  await s.db
+    .update(campaignShippings)
+    .set({ ...values, claimedAt: null, updatedAt: new Date() })
+    .where(
+      and(
+        eq(campaignShippings.id, sh.id),
+        eq(campaignShippings.status, sh.status),
+        sh.claimedAt ? eq(campaignShippings.claimedAt, sh.claimedAt) : undefined,
+      ),
+    );
+}
+
+/** A failed send: tried again later, or failed for good after MAX_ATTEMPTS with its reason. */
+async function failed(s: Services, sh: Shipping, err: unknown, now: Date) {
+  if (sh.attempts >= MAX_ATTEMPTS) {
+    return finish(s, sh, { status: "failed", failedAt: now, error: codeOf(err) });
+  }
+  return finish(s, sh, { status: "pending", plannedAt: new Date(now.getTime() + RETRY_AFTER_MS), error: codeOf(err) });
+}
+
+async function stillRunning(s: Services, c: CampaignRow): Promise<boolean> {
+  const [row] = await s.db
+    .select({ status: campaigns.status, pausedAt: campaigns.pausedAt })
+    .from(campaigns)
+    .where(and(eq(campaigns.companyId, c.companyId), eq(campaigns.id, c.id)));
+  return row?.status === "EM_ANDAMENTO" && row.pausedAt === null;
+}
+
+/** The campaign's shippings of this batch, in order; stops at once when it is cancelled or its session drops. */
+async function sendCampaign(s: Services, c: CampaignRow, rows: Shipping[], now: Date) {
+  const whatsappId = await connectionOf(s, c);
+  const driver = whatsappId ? await s.sessions.driverFor(c.companyId, whatsappId) : null;
+  if (!driver) {
+    await pause(s, c, now);
+    return release(s, rows);
+  }
+  for (let i = 0; i < rows.length; i++) {
+    if (!(await stillRunning(s, c))) return release(s, rows.slice(i));
+    try {
+      await sendOne(s, driver, c, rows[i], now).catch((err) => {
+        if (codeOf(err) === "ERR_WAPP_NOT_INITIALIZED") throw new SessionDown();
+        return failed(s, rows[i], err, now);
+      });
+    } catch (err) {
+      if (!(err instanceof SessionDown)) throw err;
+      await pause(s, c, now);
+      return release(s, rows.slice(i));
+    }
+  }
+}
+
+/** FINALIZADA when every shipping is delivered or failed (behaviours: Campaigns). */
+async function finalize(s: Services, c: CampaignRow, now: Date) {
+  await s.db
+    .update(campaigns)
+    .set({ status: "FINALIZADA", completedAt: now, updatedAt: now })
+    .where(
+      and(
+        eq(campaigns.companyId, c.companyId),
+        eq(campaigns.id, c.id),
+        eq(campaigns.status, "EM_ANDAMENTO"),
+        sql`not exists (select 1 from ${campaignShippings} s where s.campaign_id = ${c.id}
+          and s.status not in ('delivered', 'failed'))`,
+      ),
+    );
+}
+
+/** Tells the campaign's page and report that it moved. */
+export async function announceCampaign(s: Services, companyId: number, id: number) {
+  const q = scoped(s.db, companyId);
+  const view = await findCampaignView(q, id);
+  if (view) (await campaignAnnouncer(s.realtime, q))({ action: "update", record: view })();
+}
+
+/** The send sweep's batch: returns how many shippings it took. */
+export async function sendDueShippings(s: Services, now: Date, limit: number): Promise<number> {
+  const claimed = await claim(s, now, limit);
+  const byCampaign = new Map<number, { c: CampaignRow; rows: Shipping[] }>();
+  for (const { sh, c } of claimed) {
+    const entry = byCampaign.get(c.id) ?? { c, rows: [] };
+    entry.rows.push(sh);
+    byCampaign.set(c.id, entry);
+  }
+  for (const { c, rows } of byCampaign.values()) {
+    try {
+      await sendCampaign(s, c, rows, now);
+    } finally {
+      await finalize(s, c, now);
+      await announceCampaign(s, c.companyId, c.id);
+    }
+  }
+  return claimed.length;
+}
