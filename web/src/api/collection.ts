@@ -24,6 +24,8 @@ type Definition<T extends Entity> = {
    * endpoint answers every row at once and the search filters on the screen.
    */
   pageField?: string;
+  /** Query parameters every list request carries (one contact list's items: its `contactListId`). */
+  params?: Record<string, string | number>;
   /** The server's search rule, so a live row goes only into the lists it belongs to. */
   matches: (item: T, search: string) => boolean;
   /** The list's order, so a live row lands where a reload would put it; without it new rows go first. */
@@ -65,7 +67,8 @@ export function defineCollection<T extends Entity, Form = unknown>(def: Definiti
   function usePaged(search: string, enabled: boolean): ListState<T> {
     const query = useInfiniteQuery({
       queryKey: keys.list(search),
-      queryFn: ({ pageParam, signal }) => api<Page>(def.path, { query: { searchParam: search, pageNumber: pageParam }, signal }),
+      queryFn: ({ pageParam, signal }) =>
+        api<Page>(def.path, { query: { ...def.params, searchParam: search, pageNumber: pageParam }, signal }),
       initialPageParam: 1,
       getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
       enabled,

@@ -1,6 +1,7 @@
 import { type ContactForm, type ContactView, Events, normalizeNumber } from "@charla/contracts";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, apiBlob } from "./client";
+import { saveBlob } from "../lib/save-blob";
 import { defineCollection } from "./collection";
 
 /** core §7 Contacts: searched by name or number, 20 a page in name order; `company-{id}-contact` keeps it live. */
@@ -21,20 +22,6 @@ export const contactCollection = defineCollection<ContactView, ContactForm>({
 
 /** The file name the export is saved under, whatever the server suggests. */
 export const CONTACTS_CSV_NAME = "contactos.csv";
-
-/** Hands a blob to the browser as a file download. */
-function saveBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = fileName;
-  link.style.display = "none";
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoked a little later: some browsers read the URL after click() returns.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 /** core §2: the CSV export (name;number;email), fetched with the bearer and saved as contactos.csv. */
 export function useExportContacts() {

@@ -18,7 +18,7 @@ import { SectionLoader } from "./FullPageLoader";
 export const wideOnly = { display: { xs: "none", sm: "table-cell" } };
 export const narrowOnly = { display: { xs: "block", sm: "none" } };
 
-type Column = { label: string; wide?: boolean };
+type Column = { label: string; wide?: boolean; align?: "right" };
 
 type Props = {
   testId: string;
@@ -47,7 +47,7 @@ export function ListTable({ testId, columns, actionsLabel, loading, empty, scrol
         <TableHead>
           <TableRow>
             {columns.map((c) => (
-              <TableCell key={c.label} sx={c.wide ? wideOnly : undefined}>
+              <TableCell key={c.label} align={c.align} sx={c.wide ? wideOnly : undefined}>
                 {c.label}
               </TableCell>
             ))}

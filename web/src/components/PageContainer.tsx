@@ -1,9 +1,16 @@
+import BackIcon from "@mui/icons-material/ArrowBack";
 import Box from "@mui/material/Box";
+import IconButton from "@mui/material/IconButton";
+import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import type { ReactNode } from "react";
 
+/** A way up to the page this one belongs to (a list's contacts → the lists), shown before the title. */
+export type BackAction = { label: string; onClick: () => void; testId: string };
+
 type Props = {
   title: string;
+  back?: BackAction;
   /** Search fields and buttons shown beside the title (below it on narrow screens). */
   actions?: ReactNode;
   children: ReactNode;
@@ -11,7 +18,7 @@ type Props = {
   fill?: boolean;
 };
 
-export function PageContainer({ title, actions, children, fill = false }: Props) {
+export function PageContainer({ title, back, actions, children, fill = false }: Props) {
   return (
     <Box
       sx={{
@@ -24,9 +31,18 @@ export function PageContainer({ title, actions, children, fill = false }: Props)
       }}
     >
       <Box sx={{ display: "flex", flexWrap: "wrap", alignItems: "center", gap: 1.5 }}>
-        <Typography variant="h5" component="h1" sx={{ flexGrow: 1, fontWeight: 600 }}>
-          {title}
-        </Typography>
+        <Box sx={{ display: "flex", alignItems: "center", gap: 1, flexGrow: 1, minWidth: 0 }}>
+          {back && (
+            <Tooltip title={back.label}>
+              <IconButton edge="start" aria-label={back.label} onClick={back.onClick} data-testid={back.testId}>
+                <BackIcon />
+              </IconButton>
+            </Tooltip>
+          )}
+          <Typography variant="h5" component="h1" sx={{ fontWeight: 600, wordBreak: "break-word" }}>
+            {title}
+          </Typography>
+        </Box>
         {actions && (
           <Box sx={{ display: "flex", gap: 1, alignItems: "center", flexWrap: "wrap", width: { xs: "100%", sm: "auto" } }}>
             {actions}

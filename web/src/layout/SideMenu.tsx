@@ -5,14 +5,14 @@ import ListItemText from "@mui/material/ListItemText";
 import { useTranslation } from "react-i18next";
 import { NavLink, useLocation } from "react-router";
 import { canAccess, useSubject } from "../auth/permissions";
-import { appRoutes } from "../routes/registry";
+import { registeredRoutes } from "../routes/registry";
 
 /** Menu items come from the route registry, gated by the same rules as the routes (core §6). */
 export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
   const { t } = useTranslation("layout");
   const subject = useSubject();
   const { pathname } = useLocation();
-  const items = appRoutes.filter(
+  const items = registeredRoutes().filter(
     (route) => route.menu && canAccess(subject, route.access) && canAccess(subject, route.menu.access),
   );
 

@@ -16,6 +16,8 @@ export const StorageKeys = {
   ticketShowAll: "ticketsShowAll",
   /** The browser-notification permission is asked for once. */
   notificationsAsked: "notificationsAsked",
+  /** secondary §2: the campaign areas' routes exist only while this holds any value. */
+  campaignsShown: "cshow",
 } as const;
 
 type StorageKey = (typeof StorageKeys)[keyof typeof StorageKeys];
@@ -36,6 +38,11 @@ export function writeItem(key: StorageKey, value: string | null): void {
   } catch {
     // ignored on purpose, see readItem
   }
+}
+
+/** secondary §2: whether the browser holds the campaign flag (any value, even an empty one). */
+export function campaignsShown(): boolean {
+  return readItem(StorageKeys.campaignsShown) !== null;
 }
 
 /** The token is stored JSON-encoded (as the family's clients do); a plain value is accepted too. */

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { Navigate, Route, Routes } from "react-router";
 import { type Access, useAccess } from "../auth/permissions";
 import { AppLayout } from "../layout/AppLayout";
-import { appRoutes } from "./registry";
+import { registeredRoutes } from "./registry";
 
 /** A typed URL must not open what the menu hides; the API refuses it anyway. */
 function RouteAccess({ access, fallback = "/", children }: { access?: Access; fallback?: string; children: ReactNode }) {
@@ -18,7 +18,7 @@ export default function SignedInRoutes() {
   return (
     <Routes>
       <Route element={<AppLayout />}>
-        {appRoutes.map((route) => (
+        {registeredRoutes().map((route) => (
           <Route
             key={route.path}
             path={route.path}

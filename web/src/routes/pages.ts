@@ -19,11 +19,21 @@ export const pages = {
   todolist: loader(() => import("../pages/todolist/TodoListPage")),
   simulator: loader(() => import("../pages/simulator/SimulatorPage")),
   tickets: loader(() => import("../pages/tickets/TicketsPage")),
+  "contact-lists": loader(() => import("../pages/contact-lists/ContactListsPage")),
 };
 
-/** What a page's deeper paths show at once besides the page: /tickets/{uuid} opens a conversation. */
+/** Pages at a deeper path of another page's segment: /contact-lists/{id}/contacts. */
+export const innerPages = {
+  contactListItems: loader(() => import("../pages/contact-lists/ContactListItemsPage")),
+};
+
+/**
+ * What a page's deeper paths show at once besides the page: /tickets/{uuid} opens a conversation,
+ * /contact-lists/{id}/contacts a list's numbers.
+ */
 const details: Partial<Record<keyof typeof pages, () => Promise<unknown>>> = {
   tickets: loadTicketChat,
+  "contact-lists": innerPages.contactListItems,
 };
 
 /** Starts loading the page of `pathname` (its first segment); the lazy route then finds it loaded. */

@@ -6,14 +6,16 @@ import QuickMessagesIcon from "@mui/icons-material/FlashOnOutlined";
 import QueuesIcon from "@mui/icons-material/AccountTreeOutlined";
 import TagsIcon from "@mui/icons-material/LocalOfferOutlined";
 import KanbanIcon from "@mui/icons-material/ViewKanbanOutlined";
+import ContactListsIcon from "@mui/icons-material/ListAltOutlined";
 import SimulatorIcon from "@mui/icons-material/PhoneAndroidOutlined";
 import SettingsIcon from "@mui/icons-material/SettingsOutlined";
 import WhatsAppIcon from "@mui/icons-material/WhatsApp";
 import type { ReactNode } from "react";
 import type { Access } from "../auth/permissions";
 import { lazyLoaded } from "../lib/lazy-loaded";
+import { campaignsShown } from "../lib/storage";
 import { ConnectionsMenuIcon } from "../pages/connections/ConnectionsMenuIcon";
-import { pages } from "./pages";
+import { innerPages, pages } from "./pages";
 
 const HomePage = lazyLoaded(pages.home);
 const ContactsPage = lazyLoaded(pages.contacts);
@@ -27,6 +29,8 @@ const SettingsPage = lazyLoaded(pages.settings);
 const TodoListPage = lazyLoaded(pages.todolist);
 const SimulatorPage = lazyLoaded(pages.simulator);
 const TicketsPage = lazyLoaded(pages.tickets);
+const ContactListsPage = lazyLoaded(pages["contact-lists"]);
+const ContactListItemsPage = lazyLoaded(innerPages.contactListItems);
 
 export type MenuEntry = {
   /** Also the test id: `menu-<key>`. */
@@ -45,11 +49,21 @@ export type AppRoute = {
   /** Where a user without `access` goes instead (default `/`). */
   fallback?: string;
   menu?: MenuEntry;
+  /** The route (and its menu entry) exists only while this holds; read at each render. */
+  registered?: () => boolean;
 };
 
 /**
- * Private routes, in menu order. The router and the side menu both read this list; an area that is
- * not built yet is simply absent.
+ * secondary §2: the campaign areas' routes exist only while the browser holds the cshow flag. Their
+ * access rule (campaigns.use) carries the plan flag useCampaigns, so the menu shows them by plan too.
+ */
+function campaignRoutes(routes: AppRoute[]): AppRoute[] {
+  return routes.map((route) => ({ ...route, registered: campaignsShown }));
+}
+
+/**
+ * Private routes, in menu order. The router and the side menu both read this list (through
+ * registeredRoutes); an area that is not built yet is simply absent.
  */
 export const appRoutes: AppRoute[] = [
   {
@@ -92,6 +106,19 @@ export const appRoutes: AppRoute[] = [
     access: { anyOf: ["contacts.use"] },
     menu: { key: "contacts", labelKey: "menu.contacts", icon: <ContactsIcon /> },
   },
+  ...campaignRoutes([
+    {
+      path: "/contact-lists",
+      element: <ContactListsPage />,
+      access: { anyOf: ["campaigns.use"] },
+      menu: { key: "contact-lists", labelKey: "menu.contactLists", icon: <ContactListsIcon /> },
+    },
+    {
+      path: "/contact-lists/:contactListId/contacts",
+      element: <ContactListItemsPage />,
+      access: { anyOf: ["campaigns.use"] },
+    },
+  ]),
   {
     path: "/tags",
     element: <TagsPage />,
@@ -138,3 +165,8 @@ export const appRoutes: AppRoute[] = [
     menu: { key: "simulator", labelKey: "menu.simulator", icon: <SimulatorIcon /> },
   },
 ];
+
+/** The routes that exist now (the campaign areas only with their browser flag). */
+export function registeredRoutes(): AppRoute[] {
+  return appRoutes.filter((route) => route.registered?.() ?? true);
+}

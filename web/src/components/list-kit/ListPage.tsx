@@ -13,18 +13,22 @@ import { useDebouncedValue } from "../../hooks/use-debounced-value";
 import { useInfiniteScroll } from "../../hooks/use-infinite-scroll";
 import { toast } from "../../lib/toast";
 import { ListTable, RowActions, wideOnly } from "../ListTable";
-import { PageContainer } from "../PageContainer";
+import { type BackAction, PageContainer } from "../PageContainer";
 import { type DeleteAction, useConfirmDelete } from "./use-confirm-delete";
 
 export type Column<T> = {
   label: string;
   /** Shown from 600 px up only (put what matters of it under the first column for phones). */
   wide?: boolean;
+  /** Counts and amounts line up on the right. */
+  align?: "right";
   cell: (row: T) => ReactNode;
 };
 
 type Props<T extends { id: number }> = {
   title: string;
+  /** The icon button before the title back to the page above. */
+  back?: BackAction;
   /** `{testId}-search`, `{testId}-add`, `{testId}-table`, `{testId}-row`, `{testId}-empty`. */
   testId: string;
   /** The rows for a search (the page debounces it): one area's `collection.useList`. */
@@ -78,6 +82,7 @@ export function ListPage<T extends { id: number }>(props: Props<T>) {
   return (
     <PageContainer
       title={props.title}
+      back={props.back}
       fill
       actions={
         <>
@@ -137,7 +142,11 @@ export function ListPage<T extends { id: number }>(props: Props<T>) {
             sx={props.rowClickable?.(row) ? { cursor: "pointer" } : undefined}
           >
             {columns.map((column) => (
-              <TableCell key={column.label} sx={{ ...(column.wide ? wideOnly : {}), wordBreak: "break-word" }}>
+              <TableCell
+                key={column.label}
+                align={column.align}
+                sx={{ ...(column.wide ? wideOnly : {}), wordBreak: "break-word" }}
+              >
                 {column.cell(row)}
               </TableCell>
             ))}

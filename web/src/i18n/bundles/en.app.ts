@@ -13,6 +13,7 @@ export default byNamespace(
       "!../en/tags.json",
       "!../en/quick-messages.json",
       "!../en/kanban.json",
+      "!../en/contact-lists.json",
     ],
     { eager: true, import: "default" },
   ),

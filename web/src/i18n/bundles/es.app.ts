@@ -13,6 +13,7 @@ export default byNamespace(
       "!../es/tags.json",
       "!../es/quick-messages.json",
       "!../es/kanban.json",
+      "!../es/contact-lists.json",
     ],
     { eager: true, import: "default" },
   ),

@@ -13,6 +13,7 @@ export default byNamespace(
       "!../pt/tags.json",
       "!../pt/quick-messages.json",
       "!../pt/kanban.json",
+      "!../pt/contact-lists.json",
     ],
     { eager: true, import: "default" },
   ),

@@ -3,14 +3,10 @@ import ImportIcon from "@mui/icons-material/ImportContactsOutlined";
 import DownloadIcon from "@mui/icons-material/FileDownloadOutlined";
 import WhatsAppIcon from "@mui/icons-material/WhatsApp";
 import Box from "@mui/material/Box";
-import Button from "@mui/material/Button";
-import CircularProgress from "@mui/material/CircularProgress";
 import IconButton from "@mui/material/IconButton";
 import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
-import useMediaQuery from "@mui/material/useMediaQuery";
-import { useTheme } from "@mui/material/styles";
-import { type ReactNode, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { contactCollection, useExportContacts, useImportContacts } from "../../api/contacts";
@@ -19,6 +15,7 @@ import { usePermission } from "../../auth/permissions";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { narrowOnly } from "../../components/ListTable";
 import { ListPage } from "../../components/list-kit/ListPage";
+import { ToolbarButton } from "../../components/list-kit/ToolbarButton";
 import { formatPhoneNumber } from "../../lib/phone";
 import { toast } from "../../lib/toast";
 import { NewTicketModal } from "../tickets/NewTicketModal";
@@ -44,11 +41,6 @@ export default function ContactsPage() {
   // The contact stays while the new-ticket modal closes.
   const [ticketFor, setTicketFor] = useState<ContactView | null>(null);
   const [ticketOpen, setTicketOpen] = useState(false);
-  // Under 600 px the import and export buttons keep only their icons so all three fit on one line.
-  const narrow = useMediaQuery(useTheme().breakpoints.down("sm"));
-  const busyIcon = <CircularProgress size={20} color="inherit" />;
-  const iconOnly = narrow && { minWidth: 0, px: 1.25 };
-
   const exportCsv = async () => {
     try {
       await exporter.mutateAsync();
@@ -67,25 +59,6 @@ export default function ContactsPage() {
     setImportOpen(false);
   };
 
-  const pageButton = (label: string, icon: ReactNode, busy: boolean, onClick: () => void, testId: string) => (
-    <Tooltip title={narrow ? label : ""}>
-      <span>
-        <Button
-          variant="outlined"
-          color="inherit"
-          aria-label={label}
-          startIcon={narrow ? undefined : busy ? busyIcon : icon}
-          onClick={onClick}
-          disabled={busy}
-          sx={{ height: 40, borderColor: "divider", ...iconOnly }}
-          data-testid={testId}
-        >
-          {narrow ? (busy ? busyIcon : icon) : label}
-        </Button>
-      </span>
-    </Tooltip>
-  );
-
   return (
     <ListPage<ContactView>
       title={t("title")}
@@ -96,8 +69,20 @@ export default function ContactsPage() {
       onAdd={() => setEditing({ id: null })}
       actions={
         <>
-          {pageButton(t("import"), <ImportIcon />, importer.isPending, () => setImportOpen(true), "contacts-import")}
-          {pageButton(t("export"), <DownloadIcon />, exporter.isPending, () => void exportCsv(), "contacts-export")}
+          <ToolbarButton
+            label={t("import")}
+            icon={<ImportIcon />}
+            busy={importer.isPending}
+            onClick={() => setImportOpen(true)}
+            testId="contacts-import"
+          />
+          <ToolbarButton
+            label={t("export")}
+            icon={<DownloadIcon />}
+            busy={exporter.isPending}
+            onClick={() => void exportCsv()}
+            testId="contacts-export"
+          />
         </>
       }
       actionsLabel={t("columns.actions")}

@@ -15,22 +15,9 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toastError } from "../../../api/errors";
 import { fetchMessageMedia, useMessageMedia } from "../../../api/messages";
+import { saveBlob } from "../../../lib/save-blob";
 
 const IMAGE_SIZE = { width: 300, height: 240 } as const;
-
-/** Hands a blob to the browser as a file download under the message's file name. */
-export function saveBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = fileName;
-  link.rel = "noopener";
-  link.style.display = "none";
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 function MediaFailed() {
   const { t } = useTranslation("chat");
