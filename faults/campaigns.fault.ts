@@ -102,7 +102,16 @@ describeFault("campaign sends across a SIGKILL and on two processes", () => {
     const started = Date.now();
     const { campaignId, prefix } = await dueCampaign(database.db, "5511961");
 
-    await until("the campaign under way", async () => (await progress(database.db, campaignId)).delivered >= 50, 60_000, 10);
+    // mid-batch (a batch is 50): some of its sends recorded as delivered, the rest recorded as under way
+    await until(
+      "the campaign under way",
+      async () => {
+        const p = await progress(database.db, campaignId);
+        return p.delivered >= 50 && p.sending > 0 && p.delivered % 50 !== 0;
+      },
+      60_000,
+      5,
+    );
     await server.kill();
     await untilOnlyUs(database);
     const atKill = await progress(database.db, campaignId);
@@ -115,6 +124,7 @@ describeFault("campaign sends across a SIGKILL and on two processes", () => {
     expect(atKill.total).toBe(CONTACTS);
     expect(atKill.delivered).toBeGreaterThan(0);
     expect(atKill.delivered).toBeLessThan(CONTACTS);
+    expect(atKill.sending).toBeGreaterThan(0);
 
     await server.start();
     await until("FINALIZADA", async () => (await progress(database.db, campaignId)).status === "FINALIZADA", 90_000, 200);

@@ -402,6 +402,12 @@ const catalogue = {
     pt: "Cancele a campanha antes de excluí-la.",
     en: "Cancel the campaign before deleting it.",
   },
+  ERR_NO_FILE_LIST_OPTION_FOUND: {
+    status: 404,
+    es: "No se encontró la opción de la lista de archivos.",
+    pt: "Opção da lista de arquivos não encontrada.",
+    en: "File list option not found.",
+  },
   ERR_NO_FILE_LIST_FOUND: {
     status: 404,
     es: "No se encontró la lista de archivos.",

@@ -15,6 +15,8 @@ export const Events = {
   contactListItemsOf: (companyId: number, listId: number) => `company-${companyId}-ContactListItem-${listId}`,
   /** secondary §7: campaigns (the list and the report follow it). */
   campaign: (companyId: number) => `company-${companyId}-campaign`,
+  /** secondary §7: file lists. */
+  file: (companyId: number) => `company-${companyId}-file`,
   ticket: (companyId: number) => `company-${companyId}-ticket`,
   appMessage: (companyId: number) => `company-${companyId}-appMessage`,
   company: (companyId: number) => `company-${companyId}-company`,

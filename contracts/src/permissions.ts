@@ -65,6 +65,8 @@ const rules = {
   "schedules.use": { profiles: "all", plan: "useSchedules" },
   "internal-chat.use": { profiles: "all", plan: "useInternalChat" },
   "campaigns.use": { profiles: STAFF, plan: "useCampaigns" },
+  /** File lists (/files): an administration item of core §6, used by campaigns. */
+  "files.manage": { profiles: STAFF },
   /** A number of a contact list goes by the contacts page's rule (secondary §6), inside the campaign areas. */
   "contact-lists.delete-item": { profiles: STAFF, plan: "useCampaigns" },
   "external-api.view": { profiles: ["admin"], plan: "useExternalApi" },

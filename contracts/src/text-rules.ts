@@ -19,6 +19,8 @@ export const V = {
   campaignLong: "validation.campaignLong",
   /** A key already in the list (campaign variables). */
   duplicateKey: "validation.duplicateKey",
+  /** The file list form's own words (secondary §5): 'nombre muy corto'. */
+  fileListNameShort: "validation.fileListNameShort",
   /** New ticket without a queue (core §5: Selecione un Area). */
   queueRequired: "validation.queueRequired",
   /** Blank message text with no file. */

@@ -28,6 +28,7 @@ import { messagesRoutes } from "./modules/messages/routes.js";
 import { notesRoutes } from "./modules/notes/routes.js";
 import { campaignsRoutes } from "./modules/campaigns/routes.js";
 import { contactListsRoutes } from "./modules/contact-lists/routes.js";
+import { fileListsRoutes } from "./modules/file-lists/routes.js";
 import { quickMessagesRoutes } from "./modules/quick-messages/routes.js";
 import { tagsRoutes } from "./modules/tags/routes.js";
 import { kanbanRoutes } from "./modules/kanban/routes.js";
@@ -158,6 +159,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       await api.register(quickMessagesRoutes);
       await api.register(contactListsRoutes);
       await api.register(campaignsRoutes);
+      await api.register(fileListsRoutes);
     },
     { prefix: "/api/v1" },
   );

@@ -5,6 +5,8 @@ import {
   campaignShippings,
   campaigns,
   contactListItems,
+  fileListOptions,
+  fileLists,
   contactLists,
   contacts,
   messages,
@@ -104,6 +106,8 @@ export function scoped(db: Db | Tx, companyId: number) {
     contactLists: tenantTable(db, contactLists, companyId),
     contactListItems: tenantTable(db, contactListItems, companyId),
     campaigns: tenantTable(db, campaigns, companyId),
+    fileLists: tenantTable(db, fileLists, companyId),
+    fileListOptions: tenantTable(db, fileListOptions, companyId),
     campaignShippings: tenantTable(db, campaignShippings, companyId),
     ticketTags: {
       table: ticketTags,

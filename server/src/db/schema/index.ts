@@ -10,3 +10,4 @@ export * from "./tickets.js";
 export * from "./quick-messages.js";
 export * from "./contact-lists.js";
 export * from "./campaigns.js";
+export * from "./file-lists.js";

@@ -111,7 +111,7 @@ describe("campaigns: the dialog's rules", () => {
     expect(await issues({ ...ok, contactListId: null })).toMatchObject({ contactListId: "validation.required" });
     expect(await issues({ ...ok, confirmation: true })).toMatchObject({ confirmationMessage1: "validation.required" });
     expect(await issues({ ...ok, scheduledAt: "mañana" })).toMatchObject({ scheduledAt: "validation.invalid" });
-    expectError(await call(w.session, "POST", "/campaigns", { ...ok, fileListId: 1 }), 404, "ERR_NO_FILE_LIST_FOUND");
+    expectError(await call(w.session, "POST", "/campaigns", { ...ok, fileListId: 2_000_000 }), 404, "ERR_NO_FILE_LIST_FOUND");
   });
 
   it("is a draft without scheduledAt and PROGRAMADA with it; editable only then, or more than 1 hour ahead", async () => {

@@ -5,6 +5,7 @@ import type { Services } from "../../context.js";
 import { scoped } from "../../db/scoped.js";
 import { campaignShippings, campaigns, whatsapps } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
+import { optionsOf } from "../file-lists/queries.js";
 import { campaignAnnouncer } from "./announce.js";
 import { composeText, partMessageId } from "./message.js";
 import { type CampaignRow, findCampaignView } from "./queries.js";
@@ -120,6 +121,7 @@ async function sendOne(s: Services, driver: ChannelDriver, c: CampaignRow, sh: S
     await driver.sendText(address, text, { messageId: partMessageId(sh.sendKey, "confirmation") });
     return finish(s, sh, { status: "awaiting", confirmationRequestedAt: now, confirmationMessage: text });
   }
+  await sendFileList(s, driver, c, sh, address);
   const text = composeText(c, sh, settings, "message");
   const sent = c.mediaPath
     ? await driver.sendMedia(
@@ -134,6 +136,30 @@ async function sendOne(s: Services, driver: ChannelDriver, c: CampaignRow, sh: S
       )
     : await driver.sendText(address, text, { messageId: partMessageId(sh.sendKey, "message") });
   return finish(s, sh, { status: "delivered", deliveredAt: now, message: text, channelMessageId: sent.channelId });
+}
+
+/**
+ * The campaign's file list goes first (behaviours: Campaigns), the list's message as the first file's
+ * caption; each file under its own stable id, so a repeated send shows each once.
+ */
+async function sendFileList(s: Services, driver: ChannelDriver, c: CampaignRow, sh: Shipping, address: string) {
+  if (!c.fileListId) return;
+  const q = scoped(s.db, c.companyId);
+  const list = await q.fileLists.findById(c.fileListId);
+  if (!list) return;
+  const files = (await optionsOf(q, [list.id])).filter((o) => o.path);
+  for (const [i, o] of files.entries()) {
+    await driver.sendMedia(
+      address,
+      {
+        data: await s.storage.read(c.companyId, o.path as string),
+        mimetype: o.mimetype ?? "application/octet-stream",
+        fileName: o.fileName ?? o.name,
+        ...(i === 0 && list.message ? { caption: list.message } : {}),
+      },
+      { messageId: partMessageId(sh.sendKey, `file-${o.id}`) },
+    );
+  }
 }
 
 /** Records a shipping's outcome, only if it is still the send this node claimed. */

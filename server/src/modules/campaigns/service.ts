@@ -26,8 +26,7 @@ async function checkChoices(q: Scoped, f: Input) {
   }
   if (f.contactListId) found(await q.contactLists.findById(f.contactListId), "ERR_NO_CONTACT_LIST_FOUND");
   if (f.tagListId) found(await q.tags.findById(f.tagListId), "ERR_NO_TAG_FOUND");
-  // file lists come with their own screen; until then no id can name one
-  if (f.fileListId) throw new AppError("ERR_NO_FILE_LIST_FOUND");
+  if (f.fileListId) found(await q.fileLists.findById(f.fileListId), "ERR_NO_FILE_LIST_FOUND");
 }
 
 const columnsOf = (f: Input) => ({

@@ -18,6 +18,8 @@ import {
 import {
   campaignSettings,
   campaigns,
+  fileListOptions,
+  fileLists,
   contactListItems,
   contactLists,
   queueOptions,
@@ -83,6 +85,14 @@ beforeAll(async () => {
   await t.app.charla.db
     .insert(campaignSettings)
     .values({ companyId: a.id, key: "variables", value: [{ key: "cupon", value: `Cupón ${a.name}` }] });
+  const [files] = await t.app.charla.db
+    .insert(fileLists)
+    .values({ companyId: a.id, name: `Archivos ${a.name}`, message: `Mensaje ${a.name}` })
+    .returning();
+  const [fileOption] = await t.app.charla.db
+    .insert(fileListOptions)
+    .values({ companyId: a.id, fileListId: files.id, name: `Opción archivo ${a.name}`, path: "media/x.txt", fileName: "x.txt" })
+    .returning();
   aIds = {
     users: aUser.id,
     "users-company": aUser.id,
@@ -104,6 +114,9 @@ beforeAll(async () => {
     "contact-lists": list.id,
     "contact-list-items": listed.id,
     campaigns: campaign.id,
+    files: files.id,
+    "files:fileId": files.id,
+    "files:optionId": fileOption.id,
     tags: tag.id,
     "ticket-tags:ticketId": ticket.id,
     "ticket-tags:tagId": tag.id,
@@ -127,6 +140,9 @@ beforeAll(async () => {
     campaign.name,
     campaign.message1,
     `Cupón ${a.name}`,
+    files.name,
+    files.message,
+    fileOption.name,
   ];
 });
 afterAll(() => t.close());
@@ -181,6 +197,8 @@ describe("cross-tenant walk", () => {
     expect(campaign.json()).toMatchObject({ name: `Campaña ${a.name}`, message1: `Oferta ${a.name}`, status: "INATIVA" });
     const variables = await as(t.app, aSession, { method: "GET", url: "/api/v1/campaign-settings" });
     expect(variables.json().variables).toEqual([{ key: "cupon", value: `Cupón ${a.name}` }]);
+    const fileList = await as(t.app, aSession, { method: "GET", url: `/api/v1/files/${aIds.files}` });
+    expect(fileList.json()).toMatchObject({ name: `Archivos ${a.name}`, options: [{ name: `Opción archivo ${a.name}` }] });
     const hours = await as(t.app, aSession, { method: "GET", url: `/api/v1/companies/${a.id}/schedules` });
     expect(hours.json()).toMatchObject({ id: a.id, timeZone: "America/Noronha", schedules: DEFAULT_SCHEDULES });
   }, 120_000);
