@@ -1,5 +1,7 @@
 import { extname } from "node:path";
-import type { FastifyReply } from "fastify";
+import type { ErrorCode } from "@charla/contracts";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { AppError } from "./app-error.js";
 
 /** Types a browser may show inline; anything else is served as a download it cannot run. */
 const INLINE_TYPES: Record<string, string> = {
@@ -33,4 +35,23 @@ export function sendStoredFile(
     .header("content-disposition", `${type ? "inline" : "attachment"}; filename*=UTF-8''${encodeURIComponent(name)}`)
     .type(type ?? "application/octet-stream")
     .send(file.data);
+}
+
+/**
+ * The caller's company's file at `file.path` as the answer (after the route has decided the caller may
+ * see it); no file, or one gone from the store, answers `missing`.
+ */
+export async function replyWithCompanyFile(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  file: { path: string | null; name: string | null },
+  missing: ErrorCode,
+  cacheControl = "private, no-cache",
+): Promise<FastifyReply> {
+  const path = file.path;
+  if (!path) throw new AppError(missing);
+  const data = await req.ctx.storage.read(req.ctx.companyId, path).catch(() => {
+    throw new AppError(missing);
+  });
+  return sendStoredFile(reply, { path, name: file.name, data }, cacheControl);
 }

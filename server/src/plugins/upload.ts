@@ -1,5 +1,7 @@
 import type { FastifyRequest } from "fastify";
+import { randomUUID } from "node:crypto";
 import { AppError } from "../lib/app-error.js";
+import { extensionOf } from "../pipeline/media.js";
 import type { Storage, StoredFile } from "../lib/storage.js";
 
 type SingleFile = {
@@ -43,4 +45,18 @@ export async function storeSingleFile(
     throw new AppError("ERR_INVALID_FILE_TYPE");
   }
   return { ...stored, ...declared };
+}
+
+/**
+ * The request's one `file` part as an attachment of any type (a quick reply's, a campaign's), stored
+ * under `prefix` with a fresh name that keeps its extension, within the upload limit and the quota.
+ */
+export function storeAttachment(req: FastifyRequest, prefix: string) {
+  return storeSingleFile(req, "file", {
+    storage: req.ctx.storage,
+    companyId: req.ctx.companyId,
+    path: ({ fileName, mimetype }) => `${prefix}${randomUUID()}${extensionOf({ fileName, mimetype, data: Buffer.alloc(0) })}`,
+    maxBytes: req.ctx.config.maxUploadBytes,
+    looksRight: () => true,
+  });
 }

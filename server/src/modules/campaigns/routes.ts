@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import {
   type CampaignReport,
   type CampaignSettings,
@@ -11,10 +10,9 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { scopedFor } from "../../db/scoped.js";
-import { AppError, found } from "../../lib/app-error.js";
-import { sendStoredFile } from "../../lib/stored-file-reply.js";
-import { extensionOf } from "../../pipeline/media.js";
-import { storeSingleFile } from "../../plugins/upload.js";
+import { found } from "../../lib/app-error.js";
+import { replyWithCompanyFile } from "../../lib/stored-file-reply.js";
+import { storeAttachment } from "../../plugins/upload.js";
 import { findCampaignView, pageCampaigns } from "./queries.js";
 import { campaignReport } from "./report.js";
 import {
@@ -63,15 +61,7 @@ export async function campaignsRoutes(app: FastifyInstance) {
 
   /** Multipart `file`: the campaign's attachment, sent with the text as its caption. */
   r.post("/campaigns/:id/media-upload", { schema: { params: IdParams }, config: use }, (req) =>
-    setCampaignMedia(req.ctx, req.params.id, (prefix) =>
-      storeSingleFile(req, "file", {
-        storage: req.ctx.storage,
-        companyId: req.ctx.companyId,
-        path: ({ fileName, mimetype }) => `${prefix}${randomUUID()}${extensionOf({ fileName, mimetype, data: Buffer.alloc(0) })}`,
-        maxBytes: req.ctx.config.maxUploadBytes,
-        looksRight: () => true,
-      }),
-    ),
+    setCampaignMedia(req.ctx, req.params.id, (prefix) => storeAttachment(req, prefix)),
   );
   r.delete("/campaigns/:id/media-upload", { schema: { params: IdParams }, config: use }, (req) =>
     removeCampaignMedia(req.ctx, req.params.id),
@@ -79,12 +69,7 @@ export async function campaignsRoutes(app: FastifyInstance) {
   /** The campaign's file, to its own company's campaign users only. */
   r.get("/campaigns/:id/media", { schema: { params: IdParams }, config: use }, async (req, reply) => {
     const row = found(await scopedFor(req).campaigns.findById(req.params.id), "ERR_NO_CAMPAIGN_FOUND");
-    if (!row.mediaPath) throw new AppError("ERR_NOT_FOUND");
-    const path = row.mediaPath;
-    const data = await req.ctx.storage.read(req.ctx.companyId, path).catch(() => {
-      throw new AppError("ERR_NOT_FOUND");
-    });
-    return sendStoredFile(reply, { path, name: row.mediaName, data }, "private, no-cache");
+    return replyWithCompanyFile(req, reply, { path: row.mediaPath, name: row.mediaName }, "ERR_NOT_FOUND");
   });
 
   r.get(

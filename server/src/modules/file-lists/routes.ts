@@ -5,7 +5,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { scopedFor } from "../../db/scoped.js";
 import { AppError, found } from "../../lib/app-error.js";
-import { sendStoredFile } from "../../lib/stored-file-reply.js";
+import { replyWithCompanyFile } from "../../lib/stored-file-reply.js";
 import { extensionOf } from "../../pipeline/media.js";
 import { findFileListView, findOption, pageFileLists } from "./queries.js";
 import { attachOptionFiles, createFileList, deleteFileList, type UploadedOption, updateFileList } from "./service.js";
@@ -87,12 +87,7 @@ export async function fileListsRoutes(app: FastifyInstance) {
     { schema: { params: z.object({ id: IdSchema, optionId: IdSchema }) }, config: use },
     async (req, reply) => {
       const option = found(await findOption(scopedFor(req), req.params.id, req.params.optionId), "ERR_NO_FILE_LIST_OPTION_FOUND");
-      if (!option.path) throw new AppError("ERR_NOT_FOUND");
-      const path = option.path;
-      const data = await req.ctx.storage.read(req.ctx.companyId, path).catch(() => {
-        throw new AppError("ERR_NOT_FOUND");
-      });
-      return sendStoredFile(reply, { path, name: option.fileName, data }, "private, no-cache");
+      return replyWithCompanyFile(req, reply, { path: option.path, name: option.fileName }, "ERR_NOT_FOUND");
     },
   );
 }

@@ -1,12 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { IdParams, PageQuery, QuickMessageForm } from "@charla/contracts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { scopedFor } from "../../db/scoped.js";
-import { sendStoredFile } from "../../lib/stored-file-reply.js";
-import { AppError, found } from "../../lib/app-error.js";
-import { extensionOf } from "../../pipeline/media.js";
-import { storeSingleFile } from "../../plugins/upload.js";
+import { replyWithCompanyFile } from "../../lib/stored-file-reply.js";
+import { found } from "../../lib/app-error.js";
+import { storeAttachment } from "../../plugins/upload.js";
 import { presentQuickMessage } from "./presenter.js";
 import { composerQuickMessages, pageQuickMessages, visibleQuickMessage } from "./queries.js";
 import {
@@ -52,15 +50,7 @@ export async function quickMessagesRoutes(app: FastifyInstance) {
 
   /** Multipart `file`: any file a message may carry, within the upload limit and the company's quota. */
   r.post("/quick-messages/:id/media-upload", { schema: { params: IdParams }, config: use }, (req) =>
-    setQuickMessageMedia(req.ctx, req.params.id, (prefix) =>
-      storeSingleFile(req, "file", {
-        storage: req.ctx.storage,
-        companyId: req.ctx.companyId,
-        path: ({ fileName, mimetype }) => `${prefix}${randomUUID()}${extensionOf({ fileName, mimetype, data: Buffer.alloc(0) })}`,
-        maxBytes: req.ctx.config.maxUploadBytes,
-        looksRight: () => true,
-      }),
-    ),
+    setQuickMessageMedia(req.ctx, req.params.id, (prefix) => storeAttachment(req, prefix)),
   );
 
   r.delete("/quick-messages/:id/media-upload", { schema: { params: IdParams }, config: use }, (req) =>
@@ -70,11 +60,6 @@ export async function quickMessagesRoutes(app: FastifyInstance) {
   /** The reply's file, to the users of its company who may see the reply. */
   r.get("/quick-messages/:id/media", { schema: { params: IdParams }, config: use }, async (req, reply) => {
     const row = found(await visibleQuickMessage(scopedFor(req), req.ctx.user.id, req.params.id), "ERR_NOT_FOUND");
-    if (!row.mediaPath) throw new AppError("ERR_NOT_FOUND");
-    const path = row.mediaPath;
-    const data = await req.ctx.storage.read(req.ctx.companyId, path).catch(() => {
-      throw new AppError("ERR_NOT_FOUND");
-    });
-    return sendStoredFile(reply, { path, name: row.mediaName, data }, "private, no-cache");
+    return replyWithCompanyFile(req, reply, { path: row.mediaPath, name: row.mediaName }, "ERR_NOT_FOUND");
   });
 }
