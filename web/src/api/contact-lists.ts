@@ -9,12 +9,12 @@ import {
   Events,
   normalizeNumber,
 } from "@charla/contracts";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useAuth } from "../auth/context";
 import type { Language } from "../i18n/texts";
 import { saveBlob } from "../lib/save-blob";
 import { useSocketEvent } from "../realtime/context";
-import { apiBlob, apiUpload } from "./client";
+import { api, apiBlob, apiUpload } from "./client";
 import { defineCollection } from "./collection";
 
 export type { ContactListImportResult, ContactListItemView, ContactListView };
@@ -34,6 +34,17 @@ export const contactListCollection = defineCollection<ContactListView, ContactLi
   order: byName,
   live: { channel: Events.contactList, item: "record", idField: "id" },
 });
+
+/** GET /contact-lists/list: every list of the company, by name (the campaign dialog's picker). */
+export function useContactListOptions(enabled = true) {
+  return useQuery({
+    queryKey: [...contactListCollection.keys.all, "options"],
+    queryFn: ({ signal }) => api<ContactListView[]>("/contact-lists/list", { signal }),
+    enabled,
+    // read again each time the dialog opens a few seconds apart: a list made meanwhile shows at once
+    staleTime: 5_000,
+  });
+}
 
 /** A new item names its list; an edited one is only its fields. */
 export type ContactListItemSave = ContactListItemCreate | ContactListItemForm;

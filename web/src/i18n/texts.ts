@@ -19,10 +19,28 @@ export const authNamespaces: readonly string[] = ["common", "login", "errors"];
  * chunk, fetched when a page first asks for it, so the inbox does not carry them. Keep this list and
  * the exclusions in ./bundles/*.app.ts alike.
  */
-export const pageNamespaces: readonly string[] = ["home", "queues", "tags", "quick-messages", "kanban", "contact-lists"];
+export const pageNamespaces: readonly string[] = [
+  "home",
+  "queues",
+  "tags",
+  "quick-messages",
+  "kanban",
+  "contact-lists",
+  "campaigns",
+  "file-lists",
+];
 const bundleFiles = import.meta.glob<Bundle>("./bundles/*.{auth,app}.ts", { import: "default" });
 const pageFiles = import.meta.glob<Record<string, unknown>>(
-  ["./*/home.json", "./*/queues.json", "./*/tags.json", "./*/quick-messages.json", "./*/kanban.json", "./*/contact-lists.json"],
+  [
+    "./*/home.json",
+    "./*/queues.json",
+    "./*/tags.json",
+    "./*/quick-messages.json",
+    "./*/kanban.json",
+    "./*/contact-lists.json",
+    "./*/campaigns.json",
+    "./*/file-lists.json",
+  ],
   { import: "default" },
 );
 

@@ -20,6 +20,11 @@ export const pages = {
   simulator: loader(() => import("../pages/simulator/SimulatorPage")),
   tickets: loader(() => import("../pages/tickets/TicketsPage")),
   "contact-lists": loader(() => import("../pages/contact-lists/ContactListsPage")),
+  campaigns: loader(() => import("../pages/campaigns/CampaignsPage")),
+  "campaigns-config": loader(() => import("../pages/campaigns/CampaignSettingsPage")),
+  // /campaign/{campaignId}/report: the report is the only page under this segment
+  campaign: loader(() => import("../pages/campaigns/CampaignReportPage")),
+  files: loader(() => import("../pages/file-lists/FileListsPage")),
 };
 
 /** Pages at a deeper path of another page's segment: /contact-lists/{id}/contacts. */

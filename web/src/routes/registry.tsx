@@ -7,6 +7,9 @@ import QueuesIcon from "@mui/icons-material/AccountTreeOutlined";
 import TagsIcon from "@mui/icons-material/LocalOfferOutlined";
 import KanbanIcon from "@mui/icons-material/ViewKanbanOutlined";
 import ContactListsIcon from "@mui/icons-material/ListAltOutlined";
+import CampaignsIcon from "@mui/icons-material/CampaignOutlined";
+import CampaignSettingsIcon from "@mui/icons-material/SettingsSuggestOutlined";
+import FileListsIcon from "@mui/icons-material/AttachFileOutlined";
 import SimulatorIcon from "@mui/icons-material/PhoneAndroidOutlined";
 import SettingsIcon from "@mui/icons-material/SettingsOutlined";
 import WhatsAppIcon from "@mui/icons-material/WhatsApp";
@@ -31,6 +34,10 @@ const SimulatorPage = lazyLoaded(pages.simulator);
 const TicketsPage = lazyLoaded(pages.tickets);
 const ContactListsPage = lazyLoaded(pages["contact-lists"]);
 const ContactListItemsPage = lazyLoaded(innerPages.contactListItems);
+const CampaignsPage = lazyLoaded(pages.campaigns);
+const CampaignSettingsPage = lazyLoaded(pages["campaigns-config"]);
+const CampaignReportPage = lazyLoaded(pages.campaign);
+const FileListsPage = lazyLoaded(pages.files);
 
 export type MenuEntry = {
   /** Also the test id: `menu-<key>`. */
@@ -118,6 +125,23 @@ export const appRoutes: AppRoute[] = [
       element: <ContactListItemsPage />,
       access: { anyOf: ["campaigns.use"] },
     },
+    {
+      path: "/campaigns",
+      element: <CampaignsPage />,
+      access: { anyOf: ["campaigns.use"] },
+      menu: { key: "campaigns", labelKey: "menu.campaigns", icon: <CampaignsIcon /> },
+    },
+    {
+      path: "/campaigns-config",
+      element: <CampaignSettingsPage />,
+      access: { anyOf: ["campaigns.use"] },
+      menu: { key: "campaigns-config", labelKey: "menu.campaignsConfig", icon: <CampaignSettingsIcon /> },
+    },
+    {
+      path: "/campaign/:campaignId/report",
+      element: <CampaignReportPage />,
+      access: { anyOf: ["campaigns.use"] },
+    },
   ]),
   {
     path: "/tags",
@@ -125,6 +149,13 @@ export const appRoutes: AppRoute[] = [
     // core §2 routes: tags are for every profile
     access: { anyOf: ["tags.use"] },
     menu: { key: "tags", labelKey: "menu.tags", icon: <TagsIcon /> },
+  },
+  {
+    path: "/files",
+    element: <FileListsPage />,
+    // core §6: an administration item (files), used by campaigns
+    access: { anyOf: ["files.manage"] },
+    menu: { key: "files", labelKey: "menu.files", icon: <FileListsIcon /> },
   },
   {
     path: "/connections",

@@ -26,6 +26,8 @@ type Props<V extends FieldValues> = {
   /** `data-testid` of the dialog; the buttons are `{testId}-save` / `{testId}-cancel` unless given. */
   testId: string;
   submitLabel: string;
+  /** Nothing in the record may change now: no save button, and the form does not submit. */
+  readOnly?: boolean;
   submitTestId?: string;
   cancelTestId?: string;
   /** The one contracts schema of this form: the same checks as the API's. */
@@ -88,6 +90,7 @@ export function FormDialog<V extends FieldValues>(props: Props<V>) {
   }, [loaded, reset]);
 
   const submit = form.handleSubmit(async (values) => {
+    if (props.readOnly) return;
     try {
       await props.onSubmit(values, form);
     } catch (error) {
@@ -116,6 +119,7 @@ export function FormDialog<V extends FieldValues>(props: Props<V>) {
         busy={busy}
         disabled={loading}
         submitLabel={props.submitLabel}
+        readOnly={props.readOnly}
         cancelTestId={props.cancelTestId ?? `${testId}-cancel`}
         submitTestId={props.submitTestId ?? `${testId}-save`}
       />

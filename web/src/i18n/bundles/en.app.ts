@@ -14,6 +14,8 @@ export default byNamespace(
       "!../en/quick-messages.json",
       "!../en/kanban.json",
       "!../en/contact-lists.json",
+      "!../en/campaigns.json",
+      "!../en/file-lists.json",
     ],
     { eager: true, import: "default" },
   ),

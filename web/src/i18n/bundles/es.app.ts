@@ -14,6 +14,8 @@ export default byNamespace(
       "!../es/quick-messages.json",
       "!../es/kanban.json",
       "!../es/contact-lists.json",
+      "!../es/campaigns.json",
+      "!../es/file-lists.json",
     ],
     { eager: true, import: "default" },
   ),

@@ -14,6 +14,8 @@ export default byNamespace(
       "!../pt/quick-messages.json",
       "!../pt/kanban.json",
       "!../pt/contact-lists.json",
+      "!../pt/campaigns.json",
+      "!../pt/file-lists.json",
     ],
     { eager: true, import: "default" },
   ),
