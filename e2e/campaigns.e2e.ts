@@ -127,8 +127,12 @@ describe("campaigns", () => {
     expect(await campaignRow(page, "Bienvenida").textContent()).toContain("Clientes Campaña");
     expect(await campaignRow(page, "Bienvenida").getByTestId("campaign-status").textContent()).toBe("Inactiva");
 
-    // its report, in a second tab, before it starts
+    // its report, in a second tab, before it starts; every time it reads the counts is noted
     const reportPage = await context.newPage();
+    const reportReads: number[] = [];
+    reportPage.on("request", (request) => {
+      if (/\/api\/v1\/campaigns\/\d+\/report$/.test(new URL(request.url()).pathname)) reportReads.push(Date.now());
+    });
     await reportPage.goto(
       `${server.url}/campaign/${await campaignRow(page, "Bienvenida").getAttribute("data-campaign-id")}/report`,
     );
@@ -150,12 +154,21 @@ describe("campaigns", () => {
     await expect
       .poll(() => reportPage.getByTestId("campaign-report-status").textContent(), { timeout: 10_000 })
       .toBe("Finalizada");
+    const finishedAt = Date.now();
     expect(await reportPage.getByTestId("campaign-report-percent").textContent()).toBe("100 %");
     expect(await reportPage.getByTestId("campaign-report-delivered-value").textContent()).toBe("3");
     expect(await reportPage.getByTestId("campaign-report-validContacts-value").textContent()).toBe("3");
     expect(await reportPage.getByTestId("campaign-report-failed-value").textContent()).toBe("0");
     expect(await reportPage.getByTestId("campaign-report-connection").textContent()).toBe("Simulador");
     expect(await reportPage.getByTestId("campaign-report-completed").textContent()).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
+
+    // secondary §4: 5 s after FINALIZADA arrived the report reads its counts once more (nothing
+    // else makes it read then: the campaign announces nothing after it finishes)
+    await expect.poll(() => reportReads.some((at) => at >= finishedAt + 4_000), { timeout: 10_000 }).toBe(true);
+    const lateReads = reportReads.filter((at) => at >= finishedAt + 4_000);
+    expect(lateReads.length).toBe(1);
+    expect(lateReads[0]).toBeLessThan(finishedAt + 6_500);
+    await reportPage.close();
 
     // a finished campaign only shows itself
     await expect.poll(() => rowStatus(page, "Bienvenida"), { timeout: 10_000 }).toBe("FINALIZADA");
