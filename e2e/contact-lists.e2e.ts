@@ -9,6 +9,7 @@ import { withServerAndBrowser } from "./support/suite.js";
 // exceljs is the server's dependency (it reads the imports): the sheet is written with the same library
 const ExcelJS = createRequire(new URL("../server/package.json", import.meta.url))("exceljs") as typeof import("exceljs");
 
+const shots = process.env.E2E_SHOTS_DIR;
 let server: RunningServer;
 let browser: Browser;
 
@@ -32,6 +33,14 @@ async function sheet(rows: unknown[][]): Promise<Buffer> {
   const worksheet = workbook.addWorksheet("Contactos");
   for (const row of rows) worksheet.addRow(row);
   return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+/** Picks a sheet in the page's hidden file input; the import dialog that opens. */
+async function chooseSheet(page: Page, name: string, mimeType: string, buffer: Buffer) {
+  await page.getByTestId("contact-list-items-file").setInputFiles({ name, mimeType, buffer });
+  const dialog = page.getByTestId("import-dialog");
+  await dialog.waitFor();
+  return dialog;
 }
 
 describe("contact lists", () => {
@@ -88,13 +97,12 @@ describe("contact lists", () => {
       await held;
       await route.continue();
     });
-    await page.getByTestId("contact-list-items-file").setInputFiles({
-      name: "feria.xlsx",
-      mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-      buffer: file,
-    });
-    const dialog = page.getByTestId("import-dialog");
-    await dialog.waitFor();
+    const dialog = await chooseSheet(
+      page,
+      "feria.xlsx",
+      "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+      file,
+    );
     expect(await dialog.getAttribute("data-step")).toBe("confirm");
     expect(await page.getByTestId("import-confirm-text").textContent()).toBe(
       `Se importarán los contactos de «feria.xlsx» a la lista «${LIST}».`,
@@ -151,6 +159,35 @@ describe("contact lists", () => {
     await page.getByTestId("contact-list-items-back").click();
     await page.waitForURL(/\/contact-lists$/);
     await expect.poll(() => listRow(page, LIST).getByTestId("contact-list-count").textContent(), { timeout: 10_000 }).toBe("3");
+    await context.close();
+  });
+
+  it("an old binary .xls, as LibreOffice saves it, imports through the page like an .xlsx", async () => {
+    const token = await apiLogin(server.url, ADMIN.email, ADMIN.password);
+    const list = await api<{ id: number }>(server.url, "POST", "/contact-lists", { name: "Agenda antigua" }, token);
+    const file = readFileSync(new URL("../server/src/lib/xls/fixtures/cells-libreoffice.xls", import.meta.url));
+
+    const { context, page } = await newPage(browser);
+    await withCampaignFlag(context);
+    await loginThroughUi(page, server.url, ADMIN.email, ADMIN.password);
+    await page.getByTestId("menu-tags").waitFor({ timeout: 15_000 });
+    await page.goto(`${server.url}/contact-lists/${list.id}/contacts`);
+    await page.getByTestId("contact-list-items-table").waitFor({ timeout: 15_000 });
+    // the picker offers .xls
+    expect(await page.getByTestId("contact-list-items-file").getAttribute("accept")).toContain(".xls,");
+
+    const dialog = await chooseSheet(page, "agenda.xls", "application/vnd.ms-excel", file);
+    await page.getByTestId("import-start").click();
+    await expect.poll(() => dialog.getAttribute("data-step"), { timeout: 15_000 }).toBe("summary");
+    if (shots) await page.screenshot({ path: `${shots}/contact-list-import-xls.png` });
+    expect(await page.getByTestId("import-imported").textContent()).toBe("4");
+    expect(await page.getByTestId("import-rejected").textContent()).toBe("3");
+    await page.getByTestId("import-close").click();
+    await expect.poll(() => dialog.count(), { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => page.getByTestId("contact-list-items-row").count(), { timeout: 10_000 }).toBe(4);
+    expect(await itemRow(page, "Fórmula").textContent()).toContain("ana@example.com");
+    if (shots) await page.screenshot({ path: `${shots}/contact-list-items-xls.png` });
+    expect(await itemRow(page, "中文 Ωμέγα").textContent()).toContain("+54 9 11 0000 0001");
     await context.close();
   });
 

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import {
+  ContactListImportLimits,
   type ContactListImportResult,
   type ContactListItemEvent,
   type ContactListItemsPage,
@@ -15,6 +16,7 @@ import { eventListener } from "../../test/events.js";
 import { as, buildCompany, buildUser, login, type Session } from "../../test/factories.js";
 import { caller, expectError, uid } from "../../test/http.js";
 import { multipart } from "../../test/multipart.js";
+import { deflatedZeros, zipOf } from "../../test/zips.js";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -135,11 +137,52 @@ describe("contact lists: spreadsheet import", () => {
     expect((await itemsOf(list.id)).map((r) => r.name).sort()).toEqual(["João", "Maria", "Paula", "Pedro"]);
   });
 
+  it("reads the old binary .xls as xlwt and LibreOffice write it, CONTINUE-split strings and formulas too", async () => {
+    const { s } = await staff();
+    const xls = (name: string) => readFileSync(new URL(`../../lib/xls/fixtures/${name}`, import.meta.url));
+    const small = await newList(s);
+    const res = await upload(s, small.id, xls("cells-libreoffice.xls"), "contactos.xls", "application/vnd.ms-excel");
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ imported: 4, updated: 0, rejectedCount: 3 });
+    expect((res.json() as ContactListImportResult).rejected.map((r) => [r.row, r.reason, r.value])).toEqual([
+      [5, "number", ""],
+      [6, "number", "1"],
+      [7, "number", "1"],
+    ]);
+    expect((await itemsOf(small.id)).map((r) => [r.name, r.number, r.email]).sort()).toEqual(
+      [
+        ["Lucía Fernández", "5491133334444", "lucia@example.com"],
+        ["Carlos Ramírez", "5511987654321", ""],
+        ["中文 Ωμέγα", "5491100000001", "zoe@example.com"],
+        ["Fórmula", "5491100000002", "ana@example.com"],
+      ].sort(),
+    );
+
+    // 1,500 rows: every 100th has no number, every 250th (that has one) a bad email
+    const large = await newList(s);
+    const all = await upload(s, large.id, xls("contacts-1500-xlwt.xls"), "clientes.xls", "application/octet-stream");
+    expect(all.statusCode, all.body).toBe(200);
+    const result = all.json() as ContactListImportResult;
+    expect(result).toMatchObject({ imported: 1482, updated: 0, rejectedCount: 18 });
+    expect(result.rejected.filter((r) => r.reason === "email").map((r) => r.row)).toEqual([251, 751, 1251]);
+    const rows = await itemsOf(large.id);
+    expect(rows).toHaveLength(1482);
+    expect(rows.find((r) => r.number === "5491100000003")).toMatchObject({
+      name: "José Pérez 3",
+      email: "contacto3@example.com",
+    });
+    expect(rows.find((r) => r.number === "5491100001499")?.name).toBe("Zoë Ωμέγα 1499");
+  });
+
   it("refuses what is not a readable sheet, with the catalogue's codes, and writes nothing", async () => {
     const { s } = await staff();
     const list = await newList(s);
     const ole = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(600, 1)]);
-    expectError(await upload(s, list.id, ole, "viejo.xls", "application/vnd.ms-excel"), 400, "ERR_IMPORT_FORMAT");
+    expectError(await upload(s, list.id, ole, "roto.xls", "application/vnd.ms-excel"), 400, "ERR_IMPORT_FORMAT");
+    // a compound file holding no Excel 97+ workbook (an Excel 95 "Book", a Word document)
+    const good = readFileSync(new URL("../../lib/xls/fixtures/cells-xlwt.xls", import.meta.url)).toString("latin1");
+    const book95 = Buffer.from(good.replace("W\0o\0r\0k\0b\0o\0o\0k\0", "B\0o\0o\0k\0\0\0\0\0\0\0\0\0"), "latin1");
+    expectError(await upload(s, list.id, book95, "excel95.xls", "application/vnd.ms-excel"), 400, "ERR_IMPORT_FORMAT");
     const brokenZip = Buffer.concat([Buffer.from("PK\x03\x04", "latin1"), Buffer.alloc(300, 7)]);
     expectError(await upload(s, list.id, brokenZip), 400, "ERR_IMPORT_FORMAT");
     const noNumber = await sheet([
@@ -152,6 +195,21 @@ describe("contact lists: spreadsheet import", () => {
     expect(await itemsOf(list.id)).toEqual([]);
     const none = await as(t.app, s, { method: "POST", url: `/api/v1/contact-lists/${list.id}/upload`, payload: {} });
     expect(none.statusCode).toBe(400);
+  });
+
+  it("refuses what would hold the server up: a zip bomb, a line of a million commas, a sheet of empty rows", async () => {
+    const { s } = await staff();
+    const list = await newList(s);
+    // 256 MB of shared strings in a quarter-megabyte .xlsx: refused before exceljs holds any of it
+    const bomb = zipOf([{ name: "xl/sharedStrings.xml", packed: await deflatedZeros(256) }], true);
+    expectError(await upload(s, list.id, bomb, "bomba.xlsx"), 413, "ERR_IMPORT_TOO_MANY_ROWS");
+    // one header, then a row of a million fields: only the first columns are kept
+    const commas = Buffer.concat([Buffer.from("nombre,numero\nAna,5491133334444"), Buffer.alloc(1_000_000, ",")]);
+    expect((await upload(s, list.id, commas, "comas.csv", "text/csv")).json()).toMatchObject({ imported: 1 });
+    // more empty rows than the row limit: stopped there, not read to the end
+    const empty = Buffer.from(`nombre,numero\n${",\n".repeat(ContactListImportLimits.rows + 1)}Ana,5491133334444\n`);
+    expectError(await upload(s, list.id, empty, "vacias.csv", "text/csv"), 413, "ERR_IMPORT_TOO_MANY_ROWS");
+    expect((await itemsOf(list.id)).map((r) => r.number)).toEqual(["5491133334444"]);
   });
 
   it("another company's list answers 404 and agents are refused; neither writes", async () => {
@@ -208,5 +266,15 @@ describe("contact lists: spreadsheet import", () => {
     expect(wb.worksheets[0].getRow(1).values).toEqual([undefined, "Nome", "Número", "Email"]);
     const list = await newList(s);
     expect((await upload(s, list.id, res.rawPayload)).json()).toMatchObject({ imported: 2, rejectedCount: 0 });
+  });
+
+  it("the example sheet is the same file every time, also seconds later", async () => {
+    const { s } = await staff();
+    const get = () => as(t.app, s, { method: "GET", url: "/api/v1/contact-lists/example?lang=es" });
+    const first = await get();
+    // past a zip time step (2 s), where a sheet built anew would carry another timestamp
+    await new Promise((r) => setTimeout(r, 2100));
+    const second = await get();
+    expect(second.rawPayload.equals(first.rawPayload)).toBe(true);
   });
 });

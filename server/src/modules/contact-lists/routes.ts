@@ -19,6 +19,7 @@ import { AppError, found } from "../../lib/app-error.js";
 import { storeSingleFile } from "../../plugins/upload.js";
 import { importSpreadsheet } from "./import.js";
 import { allLists, findListView, itemView, pageItems, pageLists } from "./queries.js";
+import { isCompoundFile } from "../../lib/xls/compound-file.js";
 import { exampleSheet, type SheetKind } from "./spreadsheet.js";
 import { createItem, createList, deleteItem, deleteList, updateItem, updateList } from "./service.js";
 
@@ -44,7 +45,7 @@ export async function contactListsRoutes(app: FastifyInstance) {
         .send(await exampleSheet(req.query.lang)),
   );
   /**
-   * Multipart `file`: an .xlsx (or .csv) sheet with the columns name, number and email, within
+   * Multipart `file`: an .xlsx, .xls or .csv sheet with the columns name, number and email, within
    * ContactListImportLimits; answers what the import did (ContactListImportResult).
    */
   r.post("/contact-lists/:id/upload", { schema: { params: IdParams }, config: use }, async (req) => {
@@ -105,10 +106,13 @@ export async function contactListsRoutes(app: FastifyInstance) {
   });
 }
 
-/** The file's kind by its bytes: a zip is .xlsx, text is .csv; anything else (an old binary .xls too) is refused. */
+/**
+ * The file's kind by its bytes, never by its name: a zip is .xlsx, an OLE compound file is the old
+ * binary .xls (a .doc too, which then has no workbook in it), text is .csv; anything else is refused.
+ */
 function sheetKind(head: Buffer): SheetKind {
   if (head.subarray(0, 4).equals(Buffer.from("PK\x03\x04", "latin1"))) return "xlsx";
-  const ole = Buffer.from([0xd0, 0xcf, 0x11, 0xe0]); // the old binary .xls (and .doc): exceljs cannot read it
-  if (head.length > 0 && !head.includes(0) && !head.subarray(0, 4).equals(ole)) return "csv";
+  if (isCompoundFile(head)) return "xls";
+  if (head.length > 0 && !head.includes(0)) return "csv";
   throw new AppError("ERR_IMPORT_FORMAT");
 }

@@ -1,10 +1,14 @@
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
+import { buffer } from "node:stream/consumers";
 import ExcelJS from "exceljs";
 import { AppError } from "../../lib/app-error.js";
+import { csvRows } from "../../lib/csv-rows.js";
+import { readXls } from "../../lib/xls/workbook.js";
+import { ZipOverBudget, checkZipBudget } from "../../lib/zip-budget.js";
 
 /** One data row of an import: its row number in the sheet (1-based, as the user sees it) and its cells. */
 export type SheetRow = { row: number; name: string; number: string; email: string };
-export type SheetKind = "xlsx" | "csv";
+export type SheetKind = "xlsx" | "xls" | "csv";
 
 type Column = "name" | "number" | "email";
 
@@ -71,24 +75,45 @@ const POSITIONAL = new Map<Column, number>([
 ]);
 
 /**
+ * What an .xlsx may inflate to: 50,000 rows of name, number and email are some 15 MB of XML with
+ * their shared strings and styles; a file past this holds something else (a zip bomb, a huge sheet).
+ */
+const XLSX_INFLATED_BUDGET = 64 * 1024 * 1024;
+
+/** Only the first columns are read (A to Z): the three an import uses are among them, wherever the header puts them. */
+const MAX_COLUMNS = 26;
+
+/** The first `MAX_COLUMNS` of a row's `count` cells as text (`at` is 0-based); a far-away cell costs nothing. */
+function firstCells(count: number, at: (i: number) => unknown): string[] {
+  const cells: string[] = [];
+  for (let i = 0; i < Math.min(count, MAX_COLUMNS); i++) cells.push(cellText(at(i)));
+  return cells;
+}
+
+/**
  * The first sheet's rows, read as a stream (a large file is never whole in memory), at most `maxRows`
- * data rows (ERR_IMPORT_TOO_MANY_ROWS beyond). Blank rows are skipped. A file that is not a readable
- * spreadsheet answers ERR_IMPORT_FORMAT.
+ * data rows (ERR_IMPORT_TOO_MANY_ROWS beyond). Blank rows are skipped, but counted too (as many again
+ * as `maxRows`), so a file of nothing but empty rows stops as soon as a full one would. A file that is
+ * not a readable spreadsheet answers ERR_IMPORT_FORMAT.
  */
 export async function* sheetRows(source: Readable, kind: SheetKind, maxRows: number): AsyncGenerator<SheetRow> {
   let columns: Map<Column, number> | null | undefined;
   let taken = 0;
+  let blank = 0;
   const pick = (cells: string[], c: Column) => {
     const i = columns?.get(c);
     return i === undefined ? "" : (cells[i] ?? "");
   };
   for await (const [row, cells] of rawRows(source, kind)) {
+    if (cells.every((c) => c === "")) {
+      if (++blank > maxRows) throw new AppError("ERR_IMPORT_TOO_MANY_ROWS");
+      continue;
+    }
     if (columns === undefined) {
       columns = headerOf(cells);
       if (columns) continue;
       columns = POSITIONAL;
     }
-    if (cells.every((c) => c === "")) continue;
     if (++taken > maxRows) throw new AppError("ERR_IMPORT_TOO_MANY_ROWS");
     yield { row, name: pick(cells, "name"), number: pick(cells, "number"), email: pick(cells, "email") };
   }
@@ -97,15 +122,26 @@ export async function* sheetRows(source: Readable, kind: SheetKind, maxRows: num
 async function* rawRows(source: Readable, kind: SheetKind): AsyncGenerator<[number, string[]]> {
   try {
     if (kind === "csv") {
-      const sheet = await new ExcelJS.Workbook().csv.read(source);
-      const rows: [number, string[]][] = [];
-      sheet.eachRow((r, n) => {
-        rows.push([n, (r.values as unknown[]).slice(1).map(cellText)]);
-      });
-      yield* rows;
+      // read as it streams (exceljs's reader would hold the whole sheet before the row limit applies)
+      let row = 0;
+      for await (const cells of csvRows(source, MAX_COLUMNS)) yield [++row, firstCells(cells.length, (i) => cells[i])];
       return;
     }
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(source, {
+    if (kind === "xls") {
+      // the old binary format has no streaming reader; the upload limit bounds what is held here
+      for (const [row, cells] of readXls(await buffer(source))) yield [row, firstCells(cells.length, (i) => cells[i])];
+      return;
+    }
+    // exceljs holds the shared strings in memory and a sheet stored before them on disk: first make
+    // sure the whole inflates to what a sheet within the row limit could (the upload limit bounds the
+    // buffer)
+    const zip = await buffer(source);
+    try {
+      await checkZipBudget(zip, XLSX_INFLATED_BUDGET);
+    } catch (err) {
+      throw new AppError(err instanceof ZipOverBudget ? "ERR_IMPORT_TOO_MANY_ROWS" : "ERR_IMPORT_FORMAT");
+    }
+    const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([zip]), {
       sharedStrings: "cache",
       hyperlinks: "ignore",
       styles: "ignore",
@@ -113,7 +149,11 @@ async function* rawRows(source: Readable, kind: SheetKind): AsyncGenerator<[numb
       entries: "emit",
     });
     for await (const sheet of reader) {
-      for await (const r of sheet) yield [r.number, (r.values as unknown[]).slice(1).map(cellText)];
+      for await (const r of sheet) {
+        // cell by cell: exceljs's row.values walks to the row's last cell, however far away
+        const row = r as ExcelJS.Row;
+        yield [row.number, firstCells(row.cellCount, (i) => row.findCell(i + 1)?.value)];
+      }
       return; // the first sheet only
     }
     // a zip with no worksheet in it (a broken file, another kind of zip)
@@ -124,10 +164,27 @@ async function* rawRows(source: Readable, kind: SheetKind): AsyncGenerator<[numb
   }
 }
 
-/** The example download: the header row and two rows in the user's language. */
-export async function exampleSheet(lang: "es" | "pt" | "en"): Promise<Buffer> {
+const examples = new Map<string, Promise<Buffer>>();
+
+/**
+ * The example download: the header row and two rows in the user's language. Built once per language:
+ * the zip stamps each entry with the time it was written, so rebuilding would give different bytes
+ * for the same sheet (and cost a workbook per click).
+ */
+export function exampleSheet(lang: "es" | "pt" | "en"): Promise<Buffer> {
+  let sheet = examples.get(lang);
+  if (!sheet) {
+    sheet = buildExample(lang);
+    sheet.catch(() => examples.delete(lang));
+    examples.set(lang, sheet);
+  }
+  return sheet;
+}
+
+async function buildExample(lang: "es" | "pt" | "en"): Promise<Buffer> {
   const head = { es: ["Nombre", "Número", "Email"], pt: ["Nome", "Número", "Email"], en: ["Name", "Number", "Email"] }[lang];
   const wb = new ExcelJS.Workbook();
+  wb.created = wb.modified = new Date(Date.UTC(2026, 0, 1));
   const ws = wb.addWorksheet(lang === "en" ? "Contacts" : lang === "pt" ? "Contatos" : "Contactos");
   ws.columns = [{ width: 28 }, { width: 20 }, { width: 30 }];
   ws.addRow(head).font = { bold: true };

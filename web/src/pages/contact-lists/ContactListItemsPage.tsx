@@ -18,8 +18,15 @@ import { useListImport } from "./use-list-import";
 import { WhatsappValidity } from "./WhatsappValidity";
 
 const LISTS_PATH = "/contact-lists";
-// what the server reads (the example sheet is an .xlsx); an old binary .xls it refuses
-const SHEET_TYPES = ".xlsx,.csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,text/csv";
+// what the server reads (the example sheet is an .xlsx)
+const SHEET_TYPES = [
+  ".xlsx",
+  ".xls",
+  ".csv",
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  "application/vnd.ms-excel",
+  "text/csv",
+].join(",");
 
 /** secondary §2 /contact-lists/{contactListId}/contacts; another list's page is another component (its caches). */
 export default function ContactListItemsPage() {
