@@ -1,6 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import { randomUUID } from "node:crypto";
 import { AppError } from "../lib/app-error.js";
+import { checkedMimetype } from "../lib/file-signature.js";
 import { extensionOf } from "../pipeline/media.js";
 import type { Storage, StoredFile } from "../lib/storage.js";
 
@@ -40,11 +41,12 @@ export async function storeSingleFile(
   const declared = { fileName: part.filename || "", mimetype: part.mimetype || "application/octet-stream" };
   const path = typeof opts.path === "string" ? opts.path : opts.path(declared);
   const stored = await opts.storage.writeUpload(opts.companyId, path, part.file, opts.maxBytes);
-  if (!opts.looksRight(await opts.storage.head(opts.companyId, stored.path, 16))) {
+  const head = await opts.storage.head(opts.companyId, stored.path, 16);
+  if (!opts.looksRight(head)) {
     await opts.storage.remove(opts.companyId, stored.path);
     throw new AppError("ERR_INVALID_FILE_TYPE");
   }
-  return { ...stored, ...declared };
+  return { ...stored, fileName: declared.fileName, mimetype: checkedMimetype(head, declared.mimetype) };
 }
 
 /**

@@ -15,16 +15,19 @@ export const fileListCollection = defineCollection<FileListView, FileListForm>({
   live: { channel: Events.file, item: "record", idField: "id" },
 });
 
-/** POST /files/uploadList/{fileId}: each file after the id of the option it belongs to. */
+/** POST /files/uploadList/{fileId} with secondary §7's fields: the n-th file goes to the n-th id's option. */
 export function useUploadOptionFiles() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ listId, files }: { listId: number; files: { optionId: number; file: File }[] }) => {
+    mutationFn: ({ listId, files }: { listId: number; files: { optionId: number; name: string; file: File }[] }) => {
       const form = new FormData();
+      form.append("fileId", String(listId));
       form.append("typeArch", "fileList");
       for (const f of files) {
-        form.append("id", String(f.optionId));
         form.append("files", f.file);
+        form.append("mediaType", f.file.type);
+        form.append("name", f.name);
+        form.append("id", String(f.optionId));
       }
       return api<FileListView>(`/files/uploadList/${listId}`, { method: "POST", body: form });
     },

@@ -1,3 +1,5 @@
+import { existsSync, readdirSync } from "node:fs";
+import { basename, join } from "node:path";
 import { type FileListView, Events } from "@charla/contracts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,12 +18,18 @@ afterAll(() => t.close());
 const listen = eventListener(() => t.app);
 const call = caller(() => t.app);
 
-/** A multipart body of (option id, file) pairs, as the form sends them. */
-function optionFiles(pairs: { id: number | string; name: string; type: string; data: Buffer }[]) {
+type OptionFile = { id?: number | string; name: string; type: string; data: Buffer };
+
+/**
+ * A multipart body of (option id, file) pairs: as Charla's form sends them (id, then its file), or
+ * as secondary §7 lists the fields (fileId, typeArch, then each file followed by mediaType, name, id).
+ */
+function optionFiles(pairs: OptionFile[], order: "id-first" | "file-first" = "id-first") {
   const boundary = `----charla${uid()}`;
   const chunks: Buffer[] = [];
-  for (const p of pairs) {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="id"\r\n\r\n${p.id}\r\n`));
+  const field = (name: string, value: string | number) =>
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  const file = (p: OptionFile) =>
     chunks.push(
       Buffer.from(
         `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${p.name}"\r\nContent-Type: ${p.type}\r\n\r\n`,
@@ -29,12 +37,26 @@ function optionFiles(pairs: { id: number | string; name: string; type: string; d
       p.data,
       Buffer.from("\r\n"),
     );
+  if (order === "file-first") field("typeArch", "fileList");
+  for (const p of pairs) {
+    if (order === "id-first" && p.id !== undefined) field("id", p.id);
+    file(p);
+    if (order === "file-first") {
+      field("mediaType", p.type);
+      field("name", p.name);
+      if (p.id !== undefined) field("id", p.id);
+    }
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(chunks), headers: { "content-type": `multipart/form-data; boundary=${boundary}` } };
 }
 const upload = (s: Session, listId: number, body: ReturnType<typeof optionFiles>) =>
   as(t.app, s, { method: "POST", url: `/api/v1/files/uploadList/${listId}`, ...body });
+/** The files in the company's file-list folder, partial ones included. */
+const filesOf = (companyId: number): string[] => {
+  const dir = join(t.config.dataDir, "files", `company${companyId}`, "file-lists");
+  return existsSync(dir) ? readdirSync(dir) : [];
+};
 const PDF = Buffer.from("%PDF-1.4 catálogo de verano");
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
 
@@ -105,6 +127,77 @@ describe("file lists", () => {
     expect(found.json().files.map((f: FileListView) => f.id)).toContain(list.id);
     expect((await call(s, "DELETE", `/files/${list.id}`)).statusCode).toBe(204);
     expect(await t.app.charla.db.select().from(fileListOptions).where(eq(fileListOptions.fileListId, list.id))).toEqual([]);
+  });
+
+  it("takes the fields in the order secondary §7 lists them, pairs the n-th id with the n-th file, and keeps no orphan", async () => {
+    const { c, s } = await staff();
+    const list = await newList(s);
+    const [catalog, prices] = list.options;
+    const up = await upload(
+      s,
+      list.id,
+      optionFiles(
+        [
+          { id: catalog.id, name: "catalogo.pdf", type: "application/pdf", data: PDF },
+          { id: prices.id, name: "precios.png", type: "image/png", data: PNG },
+        ],
+        "file-first",
+      ),
+    );
+    expect(up.statusCode, up.body).toBe(200);
+    expect((up.json() as FileListView).options.map((o) => [o.name, o.path, o.mediaType])).toEqual([
+      ["Catálogo", "catalogo.pdf", "application"],
+      ["Precios", "precios.png", "image"],
+    ]);
+    const stored = async () =>
+      (
+        await t.app.charla.db
+          .select()
+          .from(fileListOptions)
+          .where(eq(fileListOptions.fileListId, list.id))
+          .orderBy(fileListOptions.id)
+      ).map((r) => r.path);
+    const before = await stored();
+
+    // a file without its id, or an id without its file: refused, nothing changes, nothing is left behind
+    const files = filesOf(c.id);
+    const noId = optionFiles([
+      { id: catalog.id, name: "a.pdf", type: "application/pdf", data: PDF },
+      { name: "b.pdf", type: "application/pdf", data: PDF },
+    ]);
+    expectError(await upload(s, list.id, noId), 400, "ERR_VALIDATION");
+    expect(await stored()).toEqual(before);
+    expect(filesOf(c.id)).toEqual(files);
+
+    // the same option twice keeps the last file; the one before it and the old one are removed
+    const twice = await upload(
+      s,
+      list.id,
+      optionFiles([
+        { id: catalog.id, name: "uno.pdf", type: "application/pdf", data: PDF },
+        { id: catalog.id, name: "dos.pdf", type: "application/pdf", data: PDF },
+      ]),
+    );
+    expect(twice.statusCode, twice.body).toBe(200);
+    const after = await stored();
+    expect(after[1]).toBe(before[1]);
+    expect((twice.json() as FileListView).options[0].path).toBe("dos.pdf");
+    expect(filesOf(c.id).sort()).toEqual(after.map((path) => basename(path as string)).sort());
+  });
+
+  it("an upload that says it is a picture and is not goes as a document", async () => {
+    const { s } = await staff();
+    const list = await newList(s, [{ name: "Foto" }]);
+    const exe = Buffer.from("MZ\x90\0\x03\0 not a picture");
+    const up = await upload(
+      s,
+      list.id,
+      optionFiles([{ id: list.options[0].id, name: "foto.png", type: "image/png", data: exe }]),
+    );
+    expect(up.statusCode, up.body).toBe(200);
+    expect((up.json() as FileListView).options[0].mediaType).toBe("application");
+    const [row] = await t.app.charla.db.select().from(fileListOptions).where(eq(fileListOptions.id, list.options[0].id));
+    expect(row.mimetype).toBe("application/octet-stream");
   });
 
   it("another company's lists and options answer 404; an option of another list is refused with nothing stored", async () => {

@@ -5,6 +5,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { scopedFor } from "../../db/scoped.js";
 import { AppError, found } from "../../lib/app-error.js";
+import { checkedMimetype } from "../../lib/file-signature.js";
 import { replyWithCompanyFile } from "../../lib/stored-file-reply.js";
 import { extensionOf } from "../../pipeline/media.js";
 import { findFileListView, findOption, pageFileLists } from "./queries.js";
@@ -13,45 +14,51 @@ import { attachOptionFiles, createFileList, deleteFileList, type UploadedOption,
 const MAX_FILES = 20;
 
 /**
- * The multipart body of POST /files/uploadList/{fileId}: `files` parts, each going to the option named
- * by the `id` field sent before it (as the form sends them: id, then its file). Files are streamed to
- * the company's store; a refused request leaves none.
+ * The multipart body of POST /files/uploadList/{fileId} (secondary §7: files, mediaType, name, id,
+ * fileId, typeArch): the n-th `files` part goes to the option of the n-th `id` field, whichever of the
+ * two comes first (the reference form sends each file, then its mediaType, name and id). The type is
+ * the part's own; name and mediaType only echo the option. Files are streamed to the company's store;
+ * a refused request leaves none.
  */
 async function readOptionFiles(req: FastifyRequest, listId: number): Promise<UploadedOption[]> {
   if (!req.isMultipart()) throw new AppError("ERR_VALIDATION", { issues: [{ path: "files", message: V.required }] });
   const { storage, companyId, config } = req.ctx;
-  const uploads: UploadedOption[] = [];
-  let optionId: number | null = null;
+  const files: Omit<UploadedOption, "optionId">[] = [];
+  const optionIds: number[] = [];
   try {
     for await (const part of req.parts({ limits: { fileSize: config.maxUploadBytes, files: MAX_FILES } })) {
       if (part.type === "field") {
         if (part.fieldname === "id") {
           const parsed = IdSchema.safeParse(part.value);
-          if (!parsed.success) throw new AppError("ERR_VALIDATION", { issues: [{ path: "id", message: V.invalid }] });
-          optionId = parsed.data;
+          if (!parsed.success || optionIds.length >= MAX_FILES) {
+            throw new AppError("ERR_VALIDATION", { issues: [{ path: "id", message: V.invalid }] });
+          }
+          optionIds.push(parsed.data);
         }
         continue;
       }
-      if (part.fieldname !== "files" || optionId === null) {
+      if (part.fieldname !== "files") {
         part.file.resume();
-        if (part.fieldname === "files") throw new AppError("ERR_VALIDATION", { issues: [{ path: "id", message: V.required }] });
         continue;
       }
-      const mimetype = part.mimetype || "application/octet-stream";
+      const declared = part.mimetype || "application/octet-stream";
       const fileName = storableText(part.filename || "") || "file";
-      const relative = `file-lists/${listId}-${randomUUID()}${extensionOf({ mimetype, fileName, data: Buffer.alloc(0) })}`;
+      const relative = `file-lists/${listId}-${randomUUID()}${extensionOf({ mimetype: declared, fileName, data: Buffer.alloc(0) })}`;
       const stored = await storage.writeUpload(companyId, relative, part.file, config.maxUploadBytes);
-      uploads.push({ optionId, path: stored.path, fileName, mimetype });
-      optionId = null;
+      const mimetype = checkedMimetype(await storage.head(companyId, stored.path, 16), declared);
+      files.push({ path: stored.path, fileName, mimetype });
+    }
+    if (files.length === 0) throw new AppError("ERR_VALIDATION", { issues: [{ path: "files", message: V.required }] });
+    if (optionIds.length !== files.length) {
+      throw new AppError("ERR_VALIDATION", { issues: [{ path: "id", message: V.required }] });
     }
   } catch (err) {
-    for (const u of uploads) await storage.remove(companyId, u.path);
+    for (const f of files) await storage.remove(companyId, f.path);
     if (err instanceof AppError) throw err;
     const code = (err as { code?: string }).code;
     throw new AppError(code === "FST_REQ_FILE_TOO_LARGE" ? "ERR_FILE_TOO_LARGE" : "ERR_BAD_REQUEST");
   }
-  if (uploads.length === 0) throw new AppError("ERR_VALIDATION", { issues: [{ path: "files", message: V.required }] });
-  return uploads;
+  return files.map((file, n) => ({ ...file, optionId: optionIds[n] }));
 }
 
 /** File lists (secondary §2, §7): an administration item (files.manage); campaigns send their files first. */

@@ -115,6 +115,8 @@ export async function attachOptionFiles(ctx: RequestCtx, listId: number, uploads
           mimetype: u.mimetype,
           mediaType: mediaTypeOf(u.mimetype),
         });
+        // an option named twice keeps the last file; the earlier one goes with the replaced
+        option.path = u.path;
       }
       await q.fileLists.update(listId, {});
       const view = found(await findFileListView(q, listId), "ERR_NO_FILE_LIST_FOUND");

@@ -16,14 +16,14 @@ export const emptyOption: OptionRow = { name: "", stored: null, file: null };
  * Which saved option each chosen file goes to: a kept row has its id; the new rows are the options the
  * save added, in the order they were typed (the server adds them in that order, after the kept ones).
  */
-export function filesToUpload(rows: OptionRow[], saved: FileListView): { optionId: number; file: File }[] {
+export function filesToUpload(rows: OptionRow[], saved: FileListView): { optionId: number; name: string; file: File }[] {
   const kept = new Set(rows.filter((r) => r.id).map((r) => r.id));
   const added = saved.options.filter((o) => !kept.has(o.id));
   let next = 0;
-  const out: { optionId: number; file: File }[] = [];
+  const out: { optionId: number; name: string; file: File }[] = [];
   for (const row of rows) {
     const optionId = row.id ?? added[next++]?.id;
-    if (row.file && optionId) out.push({ optionId, file: row.file });
+    if (row.file && optionId) out.push({ optionId, name: row.name, file: row.file });
   }
   return out;
 }
