@@ -87,6 +87,13 @@ async function saveIntervalsAtZero(page: Page) {
   expect(await page.getByTestId("campaign-variable-row").count()).toBe(1);
   await page.getByTestId("campaign-settings-save").click();
   await expect.poll(() => bodyText(page), { timeout: 10_000 }).toContain("Configuraciones guardadas");
+  // the API's name for the page leads to it too, and a fresh load shows what was saved
+  await page.goto(`${server.url}/campaign-settings`);
+  await page.waitForURL(/\/campaigns-config$/);
+  await expect
+    .poll(() => page.getByTestId("campaign-settings-longerIntervalAfter").textContent(), { timeout: 10_000 })
+    .toBe("No definido");
+  expect(await page.getByTestId("campaign-variable-row").count()).toBe(1);
 }
 
 describe("campaigns", () => {
@@ -140,6 +147,16 @@ describe("campaigns", () => {
     expect(await reportPage.getByTestId("campaign-report-progress").getAttribute("data-value")).toBe("0");
     expect(await reportPage.getByTestId("campaign-report-status").textContent()).toBe("Inactiva");
 
+    // the moment the header turns Finalizada, as the page sees it (the counts may follow up to a second later)
+    await reportPage.evaluate(() => {
+      const marks = window as unknown as { finishedAt?: number };
+      const observer = new MutationObserver(() => {
+        const status = document.querySelector('[data-testid="campaign-report-status"]');
+        if (status?.textContent === "Finalizada" && marks.finishedAt === undefined) marks.finishedAt = Date.now();
+      });
+      observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+
     // scheduled for now in the first tab: the timed-work runner starts and sends it
     await campaignRow(page, "Bienvenida").getByTestId("campaign-edit").click();
     await input(page, "campaign-scheduled-at").waitFor();
@@ -154,7 +171,8 @@ describe("campaigns", () => {
     await expect
       .poll(() => reportPage.getByTestId("campaign-report-status").textContent(), { timeout: 10_000 })
       .toBe("Finalizada");
-    const finishedAt = Date.now();
+    const finishedAt = await reportPage.evaluate(() => (window as unknown as { finishedAt?: number }).finishedAt);
+    if (finishedAt === undefined) throw new Error("the report never showed Finalizada");
     expect(await reportPage.getByTestId("campaign-report-percent").textContent()).toBe("100 %");
     expect(await reportPage.getByTestId("campaign-report-delivered-value").textContent()).toBe("3");
     expect(await reportPage.getByTestId("campaign-report-validContacts-value").textContent()).toBe("3");

@@ -7,6 +7,7 @@ import { contactListItems, whatsapps } from "../db/schema/index.js";
 import { listAnnouncer } from "../modules/contact-lists/announce.js";
 import { itemView } from "../modules/contact-lists/queries.js";
 import { rowsOf } from "../lib/rate-limit.js";
+import { campaignsAllowed } from "./eligible.js";
 import type { Sweep } from "./runner.js";
 
 /** Longer than a batch of WhatsApp lookups takes: a claim older than this was left by a node that died. */
@@ -15,11 +16,12 @@ const CLAIM_TTL_SEC = 120;
 type Claimed = { id: number; companyId: number; number: string };
 
 /**
- * Numbers of contact lists not asked about yet, of companies with a connected connection: taken by
+ * Numbers of contact lists not asked about yet, of companies with a connected connection (in good
+ * standing, on a plan with campaigns): taken by
  * one statement (`FOR UPDATE SKIP LOCKED`, then stamped), so every node may run this and each number
  * is asked once. The asking happens outside any transaction.
  */
-async function claim(s: Services, limit: number): Promise<Claimed[]> {
+async function claim(s: Services, now: Date, limit: number): Promise<Claimed[]> {
   return rowsOf<Claimed>(
     await s.db.execute(sql`
     update contact_list_items set check_claimed_at = now()
@@ -28,6 +30,7 @@ async function claim(s: Services, limit: number): Promise<Claimed[]> {
       where i.is_whatsapp_valid is null
         and (i.check_claimed_at is null or i.check_claimed_at < now() - make_interval(secs => ${CLAIM_TTL_SEC}))
         and exists (select 1 from whatsapps w where w.company_id = i.company_id and w.status = 'CONNECTED')
+        and ${campaignsAllowed(now, sql`i.company_id`)}
       order by i.id
       limit ${limit}
       for update of i skip locked)
@@ -54,8 +57,8 @@ async function askerFor(s: Services, companyId: number): Promise<ChannelDriver |
  * (secondary §2: items flagged valid or invalid), and tells the lists' open pages item by item. A
  * number whose lookup failed stays unasked and is taken again once its claim is old.
  */
-async function checkBatch(s: Services, _now: Date, limit: number): Promise<number> {
-  const claimed = await claim(s, limit);
+async function checkBatch(s: Services, now: Date, limit: number): Promise<number> {
+  const claimed = await claim(s, now, limit);
   const byCompany = new Map<number, Claimed[]>();
   for (const c of claimed) byCompany.set(c.companyId, [...(byCompany.get(c.companyId) ?? []), c]);
   let checked = 0;

@@ -1,13 +1,15 @@
 import { type CampaignReport, type CampaignView, Events } from "@charla/contracts";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { campaignShippings, campaigns, contacts, ticketTags, tickets } from "../../db/schema/index.js";
+import { campaignShippings, campaigns, companies, contacts, plans, ticketTags, tickets } from "../../db/schema/index.js";
 import { type TestApp, getTestApp } from "../../test/app.js";
 import { campaignCompany, listOf, newCampaign, outboxOf, runCampaigns } from "../../test/campaign-kit.js";
 import { eventListener } from "../../test/events.js";
 import { as, buildCompany, buildTag, buildUser, login } from "../../test/factories.js";
 import { caller, expectError, uid } from "../../test/http.js";
 import { multipart } from "../../test/multipart.js";
+import { startDueCampaigns } from "./lifecycle.js";
+import { sendDueShippings } from "./sender.js";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -111,6 +113,9 @@ describe("campaigns: the dialog's rules", () => {
     expect(await issues({ ...ok, contactListId: null })).toMatchObject({ contactListId: "validation.required" });
     expect(await issues({ ...ok, confirmation: true })).toMatchObject({ confirmationMessage1: "validation.required" });
     expect(await issues({ ...ok, scheduledAt: "mañana" })).toMatchObject({ scheduledAt: "validation.invalid" });
+    for (const yearZero of ["0000-01-01T00:00:00Z", "0001-01-01T00:00:00+14:00"]) {
+      expect(await issues({ ...ok, scheduledAt: yearZero })).toMatchObject({ scheduledAt: "validation.invalid" });
+    }
     expectError(await call(w.session, "POST", "/campaigns", { ...ok, fileListId: 2_000_000 }), 404, "ERR_NO_FILE_LIST_FOUND");
   });
 
@@ -236,12 +241,16 @@ describe("campaigns: sending", () => {
       scheduledAt: now.toISOString(),
     });
     await runCampaigns(t, now);
-    expect(sent).toHaveLength(1);
     const planned = (await shippingsOf(c.id)).map((r) => r.plannedAt.getTime()).sort();
     for (let i = 1; i < planned.length; i++) expect(planned[i] - planned[i - 1]).toBeLessThanOrEqual(10_000);
+    // the first at once; the next ones 0 to 10 whole seconds apart, so one drawn 0 is due at once too
+    const dueAtOnce = planned.filter((at) => at <= now.getTime()).length;
+    expect(dueAtOnce).toBeGreaterThanOrEqual(1);
+    expect(dueAtOnce).toBeLessThan(6);
+    expect(sent).toHaveLength(dueAtOnce);
     expect((await call(w.session, "POST", `/campaigns/${c.id}/cancel`)).json().status).toBe("CANCELADA");
     await runCampaigns(t, new Date(now.getTime() + 3_600_000));
-    expect(sent).toHaveLength(1);
+    expect(sent).toHaveLength(dueAtOnce);
     expectError(await call(w.session, "POST", `/campaigns/${c.id}/cancel`), 409, "ERR_CAMPAIGN_INVALID_TRANSITION");
     expectError(await call(w.session, "DELETE", `/campaigns/${c.id}/media-upload`), 409, "ERR_CAMPAIGN_NOT_EDITABLE");
     expect((await call(w.session, "POST", `/campaigns/${c.id}/restart`)).json().status).toBe("EM_ANDAMENTO");
@@ -252,6 +261,40 @@ describe("campaigns: sending", () => {
     expectError(await call(w.session, "POST", `/campaigns/${c.id}/restart`), 409, "ERR_CAMPAIGN_INVALID_TRANSITION");
     expect((await call(w.session, "DELETE", `/campaigns/${c.id}`)).statusCode).toBe(204);
     expect(await shippingsOf(c.id)).toEqual([]);
+  });
+
+  it("waits while its company is suspended, overdue or off a plan with campaigns, and goes on when it is back", async () => {
+    const w = await campaignCompany(t);
+    await call(w.session, "POST", "/campaign-settings", { messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0 });
+    const three = numbers(3, 500);
+    const list = await listOf(t, w, three);
+    const sent = await outboxOf(t, w);
+    const [company] = await t.app.charla.db.select().from(companies).where(eq(companies.id, w.companyId));
+    const c = await newCampaign(t, w, { message1: "Hola", contactListId: list.id, scheduledAt: new Date().toISOString() });
+    const later = (s: number) => new Date(Date.now() + s * 1000);
+
+    // suspended before it starts: it does not start
+    await t.app.charla.db.update(companies).set({ status: false }).where(eq(companies.id, w.companyId));
+    await runCampaigns(t, later(1));
+    expect(await statusOf(c.id)).toBe("PROGRAMADA");
+    await t.app.charla.db.update(companies).set({ status: true }).where(eq(companies.id, w.companyId));
+    // started, then overdue, then on a plan without campaigns: nothing goes
+    expect(await startDueCampaigns(t.app.charla, later(2), 50)).toBe(1);
+    expect(await statusOf(c.id)).toBe("EM_ANDAMENTO");
+    await t.app.charla.db.update(companies).set({ dueDate: "2000-01-01" }).where(eq(companies.id, w.companyId));
+    await runCampaigns(t, later(3));
+    expect(sent).toHaveLength(0);
+    await t.app.charla.db.update(companies).set({ dueDate: null }).where(eq(companies.id, w.companyId));
+    await t.app.charla.db.update(plans).set({ useCampaigns: false }).where(eq(plans.id, company.planId));
+    await runCampaigns(t, later(4));
+    expect(sent).toHaveLength(0);
+    expect(await statusOf(c.id)).toBe("EM_ANDAMENTO");
+    expect((await shippingsOf(c.id)).map((r) => r.status)).toEqual(["pending", "pending", "pending"]);
+    // back in good standing: the rest go, once each
+    await t.app.charla.db.update(plans).set({ useCampaigns: true }).where(eq(plans.id, company.planId));
+    await runCampaigns(t, later(5));
+    expect(sent.map((m) => m.to).sort()).toEqual([...three].sort());
+    expect(await statusOf(c.id)).toBe("FINALIZADA");
   });
 
   it("waits while its session is down, losing and failing nothing, and goes on when it is back", async () => {
@@ -297,6 +340,53 @@ describe("campaigns: sending", () => {
     const again = sent.filter((m) => m.to === one.number);
     expect(again).toHaveLength(2);
     expect(again[1].id).toBe(again[0].id);
+    expect(await statusOf(c.id)).toBe("FINALIZADA");
+  });
+
+  it("a batch held up past the claim's lifetime: another node takes over what it has not begun, and it leaves those alone", async () => {
+    const w = await campaignCompany(t);
+    await call(w.session, "POST", "/campaign-settings", { messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0 });
+    const four = numbers(4, 400);
+    const list = await listOf(t, w, four);
+    const sent = await outboxOf(t, w);
+    const c = await newCampaign(t, w, { message1: "Hola", contactListId: list.id, scheduledAt: new Date().toISOString() });
+    const at = new Date(Date.now() + 1000);
+    await startDueCampaigns(t.app.charla, at, 50);
+    // node A's first send hangs; node B comes by when A's claims look stale
+    const driver = await t.app.charla.sessions.driverFor(w.companyId, w.whatsappId);
+    if (!driver) throw new Error("no driver");
+    const sendText = driver.sendText.bind(driver);
+    let letGo = () => {};
+    const held = new Promise<void>((resolve) => {
+      letGo = resolve;
+    });
+    let first: string | null = null;
+    driver.sendText = async (to, ...rest) => {
+      if (first === null) {
+        first = to;
+        await held;
+      }
+      return sendText(to, ...rest);
+    };
+    try {
+      const nodeA = sendDueShippings(t.app.charla, at, 50);
+      await expect.poll(() => first).not.toBeNull();
+      // B takes two: A's hung one and the next, which A has not begun
+      await sendDueShippings(t.app.charla, new Date(at.getTime() + (t.config.campaignSendTtlSec + 60) * 1000), 2);
+      letGo();
+      await nodeA;
+    } finally {
+      driver.sendText = sendText;
+    }
+    // A's hung one went twice, as for a dead node: under the same message id, which WhatsApp shows
+    // once. A left the one B took and sent the last two
+    const perNumber = new Map<string, string[]>();
+    for (const m of sent) perNumber.set(m.to, [...(perNumber.get(m.to) ?? []), m.id as string]);
+    expect([...perNumber.keys()].sort()).toEqual([...four].sort());
+    for (const [to, ids] of perNumber) {
+      expect(ids.length, to).toBe(to === first ? 2 : 1);
+      expect(new Set(ids).size).toBe(1);
+    }
     expect(await statusOf(c.id)).toBe("FINALIZADA");
   });
 

@@ -3,6 +3,7 @@ import type { Services } from "../../context.js";
 import type { Tx } from "../../db/client.js";
 import { campaignShippings, campaigns } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
+import { campaignsAllowed } from "../../jobs/eligible.js";
 import type { CampaignRow } from "./queries.js";
 import { announceCampaign } from "./sender.js";
 import { readCampaignSettings } from "./settings.js";
@@ -17,7 +18,7 @@ export async function startDueCampaigns(s: Services, now: Date, _limit: number):
     const due = await tx
       .select()
       .from(campaigns)
-      .where(and(eq(campaigns.status, "PROGRAMADA"), lte(campaigns.scheduledAt, now)))
+      .where(and(eq(campaigns.status, "PROGRAMADA"), lte(campaigns.scheduledAt, now), campaignsAllowed(now)))
       .orderBy(campaigns.scheduledAt)
       .limit(STARTS_PER_BATCH)
       .for("update", { skipLocked: true });

@@ -1,11 +1,12 @@
 import { type ErrorCode, isErrorCode } from "@charla/contracts";
-import { and, asc, eq, inArray, isNull, lt, lte, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { ChannelDriver } from "../../channels/driver.js";
 import type { Services } from "../../context.js";
 import { scoped } from "../../db/scoped.js";
 import { campaignShippings, campaigns, whatsapps } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
 import { optionsOf } from "../file-lists/queries.js";
+import { campaignsAllowed } from "../../jobs/eligible.js";
 import { campaignAnnouncer } from "./announce.js";
 import { composeText, partMessageId } from "./message.js";
 import { type CampaignRow, findCampaignView } from "./queries.js";
@@ -44,7 +45,7 @@ async function claim(s: Services, now: Date, limit: number): Promise<Claimed[]> 
           campaigns,
           and(eq(campaigns.companyId, campaignShippings.companyId), eq(campaigns.id, campaignShippings.campaignId)),
         )
-        .where(and(where, eq(campaigns.status, "EM_ANDAMENTO"), isNull(campaigns.pausedAt)))
+        .where(and(where, eq(campaigns.status, "EM_ANDAMENTO"), isNull(campaigns.pausedAt), campaignsAllowed(now)))
         .orderBy(asc(campaignShippings.plannedAt), asc(campaignShippings.id))
         .limit(n)
         .for("update", { of: campaignShippings, skipLocked: true });
@@ -83,11 +84,9 @@ async function release(s: Services, rows: Shipping[]) {
     .set({ status: "pending", claimedAt: null, attempts: sql`greatest(0, ${campaignShippings.attempts} - 1)` })
     .where(
       and(
-        inArray(
-          campaignShippings.id,
-          rows.map((r) => r.id),
-        ),
         inArray(campaignShippings.status, ["sending", "confirming"]),
+        // only what is still this node's claim (see stillOurs)
+        or(...rows.map((r) => and(eq(campaignShippings.id, r.id), eq(campaignShippings.attempts, r.attempts)))),
       ),
     );
 }
@@ -162,18 +161,52 @@ async function sendFileList(s: Services, driver: ChannelDriver, c: CampaignRow, 
   }
 }
 
+/**
+ * The rows of `sh` while it is still this node's claim: each claim adds one to attempts, so a node that
+ * took the shipping over since (its claim looked stale) has moved attempts on, and this one's writes
+ * match nothing.
+ */
+const stillOurs = (sh: Shipping) =>
+  and(eq(campaignShippings.id, sh.id), eq(campaignShippings.status, sh.status), eq(campaignShippings.attempts, sh.attempts));
+
 /** Records a shipping's outcome, only if it is still the send this node claimed. */
 async function finish(s: Services, sh: Shipping, values: Partial<Shipping>) {
   await s.db
     .update(campaignShippings)
     .set({ ...values, claimedAt: null, updatedAt: new Date() })
-    .where(
-      and(
-        eq(campaignShippings.id, sh.id),
-        eq(campaignShippings.status, sh.status),
-        sh.claimedAt ? eq(campaignShippings.claimedAt, sh.claimedAt) : undefined,
-      ),
-    );
+    .where(stillOurs(sh));
+}
+
+/**
+ * Stamps the claim fresh just before its send: false when another node took the shipping over while
+ * it waited in this node's batch (then this node leaves it alone).
+ */
+async function renewClaim(s: Services, sh: Shipping, at: Date): Promise<boolean> {
+  const rows = await s.db
+    .update(campaignShippings)
+    .set({ claimedAt: at })
+    .where(stillOurs(sh))
+    .returning({ id: campaignShippings.id });
+  return rows.length > 0;
+}
+
+/**
+ * Keeps the claim fresh while a send takes long (a large file on a slow link), so no node mistakes
+ * it for the send of a dead node; `stop` waits for a renewal under way.
+ */
+function keepClaimed(s: Services, sh: Shipping, clock: () => Date) {
+  let renewing: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(
+    () => {
+      renewing = renewing.then(() => renewClaim(s, sh, clock())).catch(() => undefined);
+    },
+    Math.max(1000, (s.config.campaignSendTtlSec * 1000) / 3),
+  );
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await renewing;
+  };
 }
 
 /** A failed send: tried again later, or failed for good after MAX_ATTEMPTS with its reason. */
@@ -200,8 +233,13 @@ async function sendCampaign(s: Services, c: CampaignRow, rows: Shipping[], now: 
     await pause(s, c, now);
     return release(s, rows);
   }
+  // the batch's clock moves on with real time: a long batch's later claims are stamped when they go
+  const started = Date.now();
+  const clock = () => new Date(now.getTime() + (Date.now() - started));
   for (let i = 0; i < rows.length; i++) {
     if (!(await stillRunning(s, c))) return release(s, rows.slice(i));
+    if (!(await renewClaim(s, rows[i], clock()))) continue;
+    const stopKeeping = keepClaimed(s, rows[i], clock);
     try {
       await sendOne(s, driver, c, rows[i], now).catch((err) => {
         if (codeOf(err) === "ERR_WAPP_NOT_INITIALIZED") throw new SessionDown();
@@ -211,6 +249,8 @@ async function sendCampaign(s: Services, c: CampaignRow, rows: Shipping[], now: 
       if (!(err instanceof SessionDown)) throw err;
       await pause(s, c, now);
       return release(s, rows.slice(i));
+    } finally {
+      await stopKeeping();
     }
   }
 }

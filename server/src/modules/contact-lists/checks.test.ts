@@ -1,7 +1,7 @@
 import { type ContactListItemEvent, type ContactListView, Events } from "@charla/contracts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { contactListItems } from "../../db/schema/index.js";
+import { companies, contactListItems, plans } from "../../db/schema/index.js";
 import { contactListChecks } from "../../jobs/contact-list-checks.js";
 import { runSweeps } from "../../jobs/runner.js";
 import { type TestApp, getTestApp } from "../../test/app.js";
@@ -83,6 +83,21 @@ describe("contact lists: the WhatsApp check in the background", () => {
     await check();
     expect(await flags(on.list.id)).toEqual({ "5511933330000": false });
     expect(w.companyId).not.toBe(on.w.companyId);
+  });
+
+  it("waits while the company is suspended or its plan has no campaigns", async () => {
+    const { w, list } = await listWith("CONNECTED", ["5511955556666"]);
+    const [company] = await t.app.charla.db.select().from(companies).where(eq(companies.id, w.companyId));
+    await t.app.charla.db.update(companies).set({ status: false }).where(eq(companies.id, w.companyId));
+    await check();
+    expect(await flags(list.id)).toEqual({ "5511955556666": null });
+    await t.app.charla.db.update(companies).set({ status: true }).where(eq(companies.id, w.companyId));
+    await t.app.charla.db.update(plans).set({ useCampaigns: false }).where(eq(plans.id, company.planId));
+    await check();
+    expect(await flags(list.id)).toEqual({ "5511955556666": null });
+    await t.app.charla.db.update(plans).set({ useCampaigns: true }).where(eq(plans.id, company.planId));
+    await check();
+    expect(await flags(list.id)).toEqual({ "5511955556666": true });
   });
 
   it("two runners at once ask about each number once", async () => {
