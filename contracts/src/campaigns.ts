@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { IdSchema, SearchParam, text, V } from "./common.js";
+import { IdSchema, SearchParam, V, boundedName, text } from "./common.js";
 import { Limits } from "./limits.js";
 
 /** secondary §4 Campaign status. */
@@ -23,11 +23,7 @@ const optionalId = z.union([IdSchema, z.null()]).optional().default(null);
  */
 export const CampaignForm = z
   .object({
-    name: text({ error: V.required })
-      .trim()
-      .min(1, V.required)
-      .min(Limits.name.min, V.campaignShort)
-      .max(Limits.name.max, V.campaignLong),
+    name: boundedName(V.campaignShort, V.campaignLong),
     message1: variant,
     message2: variant,
     message3: variant,
@@ -44,7 +40,12 @@ export const CampaignForm = z
     tagListId: optionalId,
     fileListId: optionalId,
     scheduledAt: z
-      .union([z.iso.datetime({ offset: true, error: V.invalid }), z.literal(""), z.null()])
+      .union([
+        // a time PostgreSQL and the browsers can both hold (year 0 is neither's)
+        z.iso.datetime({ offset: true, error: V.invalid }).refine((v) => new Date(v).getUTCFullYear() >= 2000, V.invalid),
+        z.literal(""),
+        z.null(),
+      ])
       .optional()
       .transform((v) => (v ? v : null)),
   })

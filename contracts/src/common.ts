@@ -10,11 +10,11 @@ export { isStorableText, storableText, V } from "./text-rules.js";
  */
 export const text = (params?: Parameters<typeof z.string>[0]) => z.string(params).refine(isStorableText, V.invalidText);
 
-export const requiredName = text({ error: V.required })
-  .trim()
-  .min(1, V.required)
-  .min(Limits.name.min, V.tooShort)
-  .max(Limits.name.max, V.tooLong);
+/** A required name of 2 to 50 characters, with the words its form uses when it is too short or long. */
+export const boundedName = (tooShort: string, tooLong: string) =>
+  text({ error: V.required }).trim().min(1, V.required).min(Limits.name.min, tooShort).max(Limits.name.max, tooLong);
+
+export const requiredName = boundedName(V.tooShort, V.tooLong);
 
 export const emailField = text({ error: V.required })
   .trim()

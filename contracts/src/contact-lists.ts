@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { IdSchema, V, emailField, requiredName, SearchParam, text } from "./common.js";
+import { IdSchema, V, boundedName, emailField, requiredName, SearchParam, text } from "./common.js";
 import { Limits } from "./limits.js";
 import { normalizeNumber } from "./numbers.js";
 
-/** secondary §5 ContactList: name required, 2 to 50. */
-export const ContactListForm = z.object({ name: requiredName });
+/** secondary §5 ContactList: name required ('Requerido'), 2 to 50 ('Demasiado corto', 'Demasiado largo'). */
+export const ContactListForm = z.object({ name: boundedName(V.listNameShort, V.listNameLong) });
 export type ContactListForm = z.input<typeof ContactListForm>;
 
 /** A list's number: digits only, 8 to 50 of them (secondary §5 ContactListItem). */

@@ -362,9 +362,9 @@ const catalogue = {
   },
   ERR_IMPORT_FORMAT: {
     status: 400,
-    es: "Usa una hoja de cálculo .xlsx (o .csv) con las columnas nombre, número y email.",
-    pt: "Use uma planilha .xlsx (ou .csv) com as colunas nome, número e email.",
-    en: "Use an .xlsx (or .csv) spreadsheet with the columns name, number and email.",
+    es: "Usa una hoja de cálculo .xlsx, .xls o .csv con las columnas nombre, número y email.",
+    pt: "Use uma planilha .xlsx, .xls ou .csv com as colunas nome, número e email.",
+    en: "Use an .xlsx, .xls or .csv spreadsheet with the columns name, number and email.",
   },
   ERR_IMPORT_NO_NUMBER_COLUMN: {
     status: 400,

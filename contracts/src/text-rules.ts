@@ -17,6 +17,9 @@ export const V = {
   /** The campaign form's own words (secondary §5): 'Muy Corto!', 'Demasiado largo'. */
   campaignShort: "validation.campaignShort",
   campaignLong: "validation.campaignLong",
+  /** The contact list form's words (secondary §5), without the user form's marks: 'Demasiado corto', 'Demasiado largo'. */
+  listNameShort: "validation.listNameShort",
+  listNameLong: "validation.listNameLong",
   /** A key already in the list (campaign variables). */
   duplicateKey: "validation.duplicateKey",
   /** The file list form's own words (secondary §5): 'nombre muy corto'. */

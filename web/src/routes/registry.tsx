@@ -14,6 +14,7 @@ import SimulatorIcon from "@mui/icons-material/PhoneAndroidOutlined";
 import SettingsIcon from "@mui/icons-material/SettingsOutlined";
 import WhatsAppIcon from "@mui/icons-material/WhatsApp";
 import type { ReactNode } from "react";
+import { Navigate } from "react-router";
 import type { Access } from "../auth/permissions";
 import { lazyLoaded } from "../lib/lazy-loaded";
 import { campaignsShown } from "../lib/storage";
@@ -136,6 +137,12 @@ export const appRoutes: AppRoute[] = [
       element: <CampaignSettingsPage />,
       access: { anyOf: ["campaigns.use"] },
       menu: { key: "campaigns-config", labelKey: "menu.campaignsConfig", icon: <CampaignSettingsIcon /> },
+    },
+    {
+      // the name the settings go by in the API (GET/POST /campaign-settings), kept as an alias
+      path: "/campaign-settings",
+      element: <Navigate to="/campaigns-config" replace />,
+      access: { anyOf: ["campaigns.use"] },
     },
     {
       path: "/campaign/:campaignId/report",

@@ -80,8 +80,8 @@ describe("contact lists", () => {
     // the screens translate the keys (secondary §5: Requerido, Demasiado corto, Demasiado largo)
     for (const [name, message] of [
       ["", "validation.required"],
-      ["A", "validation.tooShort"],
-      ["x".repeat(51), "validation.tooLong"],
+      ["A", "validation.listNameShort"],
+      ["x".repeat(51), "validation.listNameLong"],
     ]) {
       const res = await call(s, "POST", "/contact-lists", { name });
       expectError(res, 400, "ERR_VALIDATION");
