@@ -2,13 +2,13 @@ import { randomUUID } from "node:crypto";
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sessionLeases } from "../db/schema/index.js";
-import { type TestApp, getTestApp } from "../test/app.js";
+import { type TestApp, getIsolatedTestApp } from "../test/app.js";
 import { buildCompany, buildWhatsapp } from "../test/factories.js";
 import { LeaseManager } from "./leases.js";
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await getTestApp();
+  t = await getIsolatedTestApp();
 });
 afterAll(() => t.close());
 

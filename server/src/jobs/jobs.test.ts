@@ -2,7 +2,7 @@ import { Events } from "@charla/contracts";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messages, tickets, ticketTracking, whatsapps } from "../db/schema/index.js";
-import { type TestApp, getTestApp } from "../test/app.js";
+import { type TestApp, getIsolatedTestApp, getTestApp } from "../test/app.js";
 import { captureEvents } from "../test/events.js";
 import {
   buildCompany,
@@ -19,7 +19,7 @@ import { expireInactiveTickets } from "./ticket-expiry.js";
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await getTestApp();
+  t = await getIsolatedTestApp();
 });
 afterAll(() => t.close());
 

@@ -5,6 +5,7 @@ import type { FastifyInstance } from "fastify";
 import { buildApp } from "../app.js";
 import { type Config, loadConfig } from "../config.js";
 import { type Database, openDatabase } from "../db/client.js";
+import { maintenanceUrl, ownPrefix, templateName } from "./database-names.js";
 
 export type TestApp = { app: FastifyInstance; database: Database; config: Config; close: () => Promise<void> };
 
@@ -12,6 +13,75 @@ export type TestApp = { app: FastifyInstance; database: Database; config: Config
 export function openTestDatabase(): Promise<Database> {
   const url = process.env.TEST_DATABASE_URL ?? null;
   return openDatabase({ url, dataDir: ":memory:", poolSize: 4, migrate: !url });
+}
+
+let owned = 0;
+
+/**
+ * A database no other test file writes to, for files whose timed jobs act on every company (campaign
+ * sends, number checks, lease shares): on the shared one another file's sweep could take their rows,
+ * or theirs another file's. On PostgreSQL a copy of the seeded template, dropped on close; on PGlite
+ * every file's database is its own already.
+ */
+export async function openOwnTestDatabase(): Promise<Database> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) return openTestDatabase();
+  const name = `${ownPrefix(url)}${process.pid}_${++owned}`;
+  const { default: pg } = await import("pg");
+  const admin = new pg.Client({ connectionString: maintenanceUrl(url) });
+  await admin.connect();
+  try {
+    // two files copying the template at the same moment: PostgreSQL refuses the second while the first reads it
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await admin.query(`create database ${name} template ${templateName(url)}`);
+        break;
+      } catch (err) {
+        if (attempt < 20 && /being accessed by other users/.test((err as Error).message)) {
+          await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
+          continue;
+        }
+        // a role without CREATEDB: the shared database, as before (global-setup said so already)
+        console.warn(`no database of the file's own (${(err as Error).message}): using the shared one`);
+        return openTestDatabase();
+      }
+    }
+  } finally {
+    await admin.end();
+  }
+  const own = new URL(url);
+  own.pathname = `/${name}`;
+  const database = await openDatabase({ url: own.toString(), dataDir: ":memory:", poolSize: 4, migrate: false });
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      const drop = new pg.Client({ connectionString: maintenanceUrl(url) });
+      await drop.connect();
+      // without force first: PostgreSQL waits up to 5 s for the pool's connections to finish ending,
+      // where force would kill one still saying goodbye (an uncaught FATAL in the file)
+      try {
+        await drop.query(`drop database if exists ${name}`);
+      } catch {
+        await drop.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await drop.end();
+      }
+    },
+  };
+}
+
+/** getTestApp on a database of the file's own (openOwnTestDatabase), dropped on close. */
+export async function getIsolatedTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const database = await openOwnTestDatabase();
+  const t = await getTestApp(overrides, database);
+  return {
+    ...t,
+    close: async () => {
+      await t.close();
+      await database.close();
+    },
+  };
 }
 
 /** A whole app on a test database, never listening unless the test asks; secrets are per file. */

@@ -2,7 +2,7 @@ import { type CampaignReport, type CampaignView, Events } from "@charla/contract
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { campaignShippings, campaigns, companies, contacts, plans, ticketTags, tickets } from "../../db/schema/index.js";
-import { type TestApp, getTestApp } from "../../test/app.js";
+import { type TestApp, getIsolatedTestApp } from "../../test/app.js";
 import { campaignCompany, listOf, newCampaign, outboxOf, runCampaigns } from "../../test/campaign-kit.js";
 import { eventListener } from "../../test/events.js";
 import { as, buildCompany, buildTag, buildUser, login } from "../../test/factories.js";
@@ -13,7 +13,7 @@ import { sendDueShippings } from "./sender.js";
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await getTestApp();
+  t = await getIsolatedTestApp();
 });
 afterAll(() => t.close());
 const listen = eventListener(() => t.app);

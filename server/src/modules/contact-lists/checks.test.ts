@@ -4,14 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { companies, contactListItems, plans } from "../../db/schema/index.js";
 import { contactListChecks } from "../../jobs/contact-list-checks.js";
 import { runSweeps } from "../../jobs/runner.js";
-import { type TestApp, getTestApp } from "../../test/app.js";
+import { type TestApp, getIsolatedTestApp } from "../../test/app.js";
 import { botCompany } from "../../test/chatbot-kit.js";
 import { eventListener } from "../../test/events.js";
 import { caller, uid } from "../../test/http.js";
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await getTestApp();
+  t = await getIsolatedTestApp();
 });
 afterAll(() => t.close());
 const listen = eventListener(() => t.app);

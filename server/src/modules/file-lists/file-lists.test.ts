@@ -4,7 +4,7 @@ import { type FileListView, Events } from "@charla/contracts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fileListOptions } from "../../db/schema/index.js";
-import { type TestApp, getTestApp } from "../../test/app.js";
+import { type TestApp, getIsolatedTestApp } from "../../test/app.js";
 import { campaignCompany, listOf, newCampaign, outboxOf, runCampaigns } from "../../test/campaign-kit.js";
 import { eventListener } from "../../test/events.js";
 import { as, buildCompany, buildUser, login, type Session } from "../../test/factories.js";
@@ -12,7 +12,7 @@ import { caller, expectError, uid } from "../../test/http.js";
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await getTestApp();
+  t = await getIsolatedTestApp();
 });
 afterAll(() => t.close());
 const listen = eventListener(() => t.app);

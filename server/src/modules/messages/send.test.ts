@@ -5,7 +5,7 @@ import type { ChannelDriver, SendOptions, Sent, Share } from "../../channels/dri
 import type { Services } from "../../context.js";
 import { messages, tickets } from "../../db/schema/index.js";
 import { handleInbound } from "../../pipeline/inbound.js";
-import { type TestApp, getTestApp } from "../../test/app.js";
+import { type TestApp, getIsolatedTestApp } from "../../test/app.js";
 import {
   addUserQueue,
   buildCompany,
@@ -23,7 +23,7 @@ import { sendAutomatic, sendToTicket } from "./send.js";
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await getTestApp();
+  t = await getIsolatedTestApp();
 });
 afterAll(() => t.close());
 

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messages } from "../../db/schema/index.js";
 import { rowsOf } from "../../lib/rate-limit.js";
-import { type TestApp, getTestApp } from "../../test/app.js";
+import { type TestApp, getIsolatedTestApp } from "../../test/app.js";
 import {
   addUserQueue,
   buildCompany,
@@ -22,7 +22,7 @@ import { SEARCH_WINDOW } from "./queries.js";
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await getTestApp();
+  t = await getIsolatedTestApp();
 });
 afterAll(() => t.close());
 
