@@ -404,9 +404,8 @@ describe("simulator driver", () => {
         ack: 1,
       });
       // the phone confirms delivery by itself (3); it reads only when its customer does (4)
-      await new Promise((r) => setTimeout(r, 800));
-      const [sentRow] = await db().select().from(messages).where(eq(messages.channelId, out.channelId));
-      expect(sentRow.ack).toBe(3);
+      const ackOf = async () => (await db().select().from(messages).where(eq(messages.channelId, out.channelId)))[0].ack;
+      await expect.poll(ackOf, { timeout: 5_000 }).toBe(3);
       await driver.readReceipt([out.channelId]);
       const [readRow] = await db().select().from(messages).where(eq(messages.channelId, out.channelId));
       expect(readRow.ack).toBe(4);

@@ -58,7 +58,8 @@ describe("realtime", () => {
     const sb = await login(t.app, b.admin);
     const socketA = await open(base, sa.token);
     const socketB = await open(base, sb.token);
-    const gotA = next(socketA, Events.user(a.id));
+    // the wait for A's event covers the request too (argon2 hashing the password on a busy machine)
+    const gotA = next(socketA, Events.user(a.id), 10_000);
     const gotB = next(socketB, Events.user(a.id));
     const res = await as(t.app, sa, {
       method: "POST",
