@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { input, loginThroughUi, newPage } from "./support/browser.js";
+import { input, loginThroughUi, newPage, waitForLive } from "./support/browser.js";
 import { ADMIN, type RunningServer, api, apiLogin } from "./support/server.js";
 import { withServerAndBrowser } from "./support/suite.js";
 
@@ -122,7 +122,7 @@ describe("contacts page", () => {
     await rows(page, "Otro Cliente").waitFor();
     expect(await page.getByTestId("contact-edit").count()).toBeGreaterThan(0);
     expect(await page.getByTestId("contact-delete").count()).toBe(0);
-    await page.waitForTimeout(1000); // the socket joins the company room
+    await waitForLive(page);
 
     // another user's changes arrive over the socket
     const token = await adminToken();

@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { input, loginThroughUi, newPage } from "./support/browser.js";
+import { input, loginThroughUi, newPage, waitForLive } from "./support/browser.js";
 import { ADMIN, type RunningServer, api, apiLogin } from "./support/server.js";
 import { withServerAndBrowser } from "./support/suite.js";
 
@@ -80,7 +80,7 @@ describe("web shell", () => {
           sessionStorage.setItem("notice", String(Date.now()));
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
     });
-    await first.page.waitForTimeout(1000); // the socket joins its session's room
+    await waitForLive(first.page);
     const second = await newPage(browser);
     await loginThroughUi(second.page, server.url, ADMIN.email, ADMIN.password);
     await second.page.getByTestId("greeting").waitFor();

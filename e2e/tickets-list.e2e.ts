@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { input, loginThroughUi, newPage } from "./support/browser.js";
+import { input, loginThroughUi, newPage, waitForLive } from "./support/browser.js";
 import { ADMIN, type RunningServer, api, apiLogin } from "./support/server.js";
 import { withServerAndBrowser } from "./support/suite.js";
 
@@ -53,7 +53,7 @@ async function openTickets(page: Page, email: string, password: string): Promise
   // the tickets screen is where a login lands once the area exists
   await page.waitForURL(/\/tickets$/, { timeout: 15_000 });
   await page.getByTestId("tickets-list").waitFor();
-  await page.waitForTimeout(1000); // the socket connects
+  await waitForLive(page);
 }
 
 describe("tickets list", () => {

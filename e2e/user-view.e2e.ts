@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { loginThroughUi, newPage } from "./support/browser.js";
+import { loginThroughUi, newPage, waitForLive } from "./support/browser.js";
 import { tinyPng } from "./support/png.js";
 import { ADMIN, type RunningServer, api, apiLogin } from "./support/server.js";
 import { withServerAndBrowser } from "./support/suite.js";
@@ -58,7 +58,7 @@ async function openTickets(page: Page): Promise<void> {
   await loginThroughUi(page, server.url, ADMIN.email, ADMIN.password);
   await page.waitForURL(/\/tickets$/, { timeout: 15_000 });
   await page.getByTestId("tickets-list").waitFor();
-  await page.waitForTimeout(1000); // the socket connects
+  await waitForLive(page);
 }
 
 const item = (page: Page, ticketId: number) => page.locator(`[data-testid="ticket-item"][data-ticket-id="${ticketId}"]`);

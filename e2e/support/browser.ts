@@ -37,3 +37,11 @@ export async function loginThroughUi(page: Page, base: string, email: string, pa
   await input(page, "login-password").fill(password);
   await page.getByTestId("login-submit").click();
 }
+
+/**
+ * Waits until the page's socket is connected (`<html data-socket="connected">`): the server has put it
+ * in its company, user and session rooms by then, so live events from here on reach the page.
+ */
+export async function waitForLive(page: Page, timeout = 15_000): Promise<void> {
+  await page.locator('html[data-socket="connected"]').waitFor({ state: "attached", timeout });
+}

@@ -8,7 +8,7 @@ import {
 } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { useAuth } from "../auth/context";
-import { useSocketEvent } from "../realtime/context";
+import { useOnConnect, useSocketEvent } from "../realtime/context";
 import { api } from "./client";
 
 type Entity = { id: number };
@@ -226,6 +226,9 @@ export function defineCollection<T extends Entity, Form = unknown>(def: Definiti
         also?.({ action: event.action, item });
       },
     );
+    useOnConnect(() => {
+      if (live) void client.invalidateQueries({ queryKey: keys.all });
+    });
   }
 
   return { keys, useList, useRecord, upsert, remove, useSave, useDelete, useLiveEvents, path: def.path };

@@ -48,12 +48,20 @@ export function connectSocket(): { socket: Socket; close: () => void } {
       });
   };
 
-  socket.on("connect", () => socket.emit(ClientEvents.joinNotification));
+  // the page says whether it is live (`<html data-socket>`): browser tests wait on it, not on a clock
+  const mark = (state: "connected" | "disconnected") => {
+    document.documentElement.dataset.socket = state;
+  };
+  socket.on("connect", () => {
+    socket.emit(ClientEvents.joinNotification);
+    mark("connected");
+  });
   socket.on("connect_error", (error) => {
     if (error.message === "ERR_TOKEN_EXPIRED") renew();
   });
   // A server restart or a session the server ended; a still-valid session simply connects again.
   socket.on("disconnect", (reason) => {
+    mark("disconnected");
     if (reason === "io server disconnect") reconnectSoon(SERVER_DROP_GRACE_MS);
   });
 
@@ -71,6 +79,7 @@ export function connectSocket(): { socket: Socket; close: () => void } {
       clearTimeout(renewTimer);
       socket.removeAllListeners();
       socket.disconnect();
+      delete document.documentElement.dataset.socket;
     },
   };
 }

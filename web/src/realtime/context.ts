@@ -21,3 +21,22 @@ export function useSocketEvent<T>(event: string | null, handler: (payload: T) =>
     };
   }, [socket, event]);
 }
+
+/**
+ * Runs on every connect of the socket, the first one included. Live lists call it to read themselves
+ * again: events are not replayed, so whatever happened before the socket joined its rooms (a list's
+ * first read may go out before the connection is up) or while it was down would otherwise be missed.
+ */
+export function useOnConnect(handler: () => void): void {
+  const socket = useSocket();
+  const handlerRef = useRef(handler);
+  handlerRef.current = handler;
+  useEffect(() => {
+    if (!socket) return;
+    const listener = () => handlerRef.current();
+    socket.on("connect", listener);
+    return () => {
+      socket.off("connect", listener);
+    };
+  }, [socket]);
+}

@@ -1,6 +1,5 @@
 import { type AppMessageEvent, Events } from "@charla/contracts";
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect } from "react";
 import {
   markTicketReadInLists,
   removeTicketFromLists,
@@ -10,7 +9,7 @@ import {
   useTicketViewer,
 } from "../../api/tickets";
 import { useAuth } from "../../auth/context";
-import { useSocket, useSocketEvent } from "../../realtime/context";
+import { useOnConnect, useSocketEvent } from "../../realtime/context";
 
 /**
  * core §4 Live updates for every loaded ticket list: `update` replaces, adds or removes the ticket by
@@ -20,7 +19,6 @@ import { useSocket, useSocketEvent } from "../../realtime/context";
 export function useTicketListEvents(): void {
   const { user } = useAuth();
   const client = useQueryClient();
-  const socket = useSocket();
   const viewer = useTicketViewer();
   const companyId = user?.companyId ?? null;
 
@@ -46,23 +44,6 @@ export function useTicketListEvents(): void {
     upsertTicketInLists(client, event.ticket, viewer, event.action === "create");
   });
 
-  // Events missed while the connection was down are not replayed: the lists are read again instead.
-  useEffect(() => {
-    if (!socket) return;
-    let dropped = false;
-    const onDisconnect = () => {
-      dropped = true;
-    };
-    const onConnect = () => {
-      if (!dropped) return;
-      dropped = false;
-      void client.invalidateQueries({ queryKey: ticketKeys.lists() });
-    };
-    socket.on("disconnect", onDisconnect);
-    socket.on("connect", onConnect);
-    return () => {
-      socket.off("disconnect", onDisconnect);
-      socket.off("connect", onConnect);
-    };
-  }, [socket, client]);
+  // Events are not replayed: the lists are read again on every connect (see useOnConnect).
+  useOnConnect(() => void client.invalidateQueries({ queryKey: ticketKeys.lists() }));
 }
