@@ -378,6 +378,12 @@ const catalogue = {
     pt: "A planilha tem linhas demais (máximo 50.000).",
     en: "The sheet has too many rows (at most 50,000).",
   },
+  ERR_IMPORT_FIELD_TOO_LONG: {
+    status: 400,
+    es: "La fila {{row}} tiene un campo de más de 32.767 caracteres, más de lo que cabe en una celda: revisa que el archivo sea una hoja de contactos.",
+    pt: "A linha {{row}} tem um campo com mais de 32.767 caracteres, mais do que cabe em uma célula: verifique se o arquivo é uma planilha de contatos.",
+    en: "Row {{row}} has a field longer than 32,767 characters, more than a cell holds: check that the file is a contact sheet.",
+  },
   ERR_NO_CAMPAIGN_FOUND: {
     status: 404,
     es: "No se encontró la campaña.",
