@@ -2,7 +2,7 @@ import type { Server as HttpServer } from "node:http";
 import { ClientEvents, Limits } from "@charla/contracts";
 import { and, eq, inArray } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import { Server, type Socket } from "socket.io";
+import { Server } from "socket.io";
 import type { Principal } from "../context.js";
 import type { Db } from "../db/client.js";
 import { companies, users } from "../db/schema/index.js";
@@ -72,7 +72,8 @@ export async function createRealtime(opts: {
   // Handshake: no token, no socket. The principal decides every room the socket may join.
   io.use(async (socket, next) => {
     try {
-      const token = socket.handshake.auth?.token ?? bearerQuery(socket);
+      // auth only: a token in the query string ends up in proxy and access logs (REST refuses it too)
+      const token = socket.handshake.auth?.token;
       if (typeof token !== "string" || !token) throw new Error("ERR_SESSION_EXPIRED");
       const claims = await opts.tokens.verifyAccess(token);
       socket.data.user = await loadPrincipal(opts.db, claims);
@@ -168,11 +169,6 @@ export async function createRealtime(opts: {
       for (const c of closers) await c();
     },
   };
-}
-
-function bearerQuery(socket: Socket): string | undefined {
-  const t = socket.handshake.query?.token;
-  return typeof t === "string" ? t : undefined;
 }
 
 async function markOnline(db: Db, user: Principal, online: boolean): Promise<void> {
