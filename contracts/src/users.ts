@@ -4,6 +4,8 @@ import { Limits } from "./limits.js";
 import { Profiles, type Profile } from "./permissions.js";
 
 const password = text().min(Limits.password.min, V.tooShort).max(Limits.password.max, V.tooLong);
+// A new user's password left empty is missing, not short: "Requerido" before "¡Demasiado corto!".
+const requiredPassword = text({ error: V.required }).min(1, V.required).pipe(password);
 
 const userFields = {
   name: requiredName,
@@ -18,7 +20,7 @@ const userFields = {
 /** User modal (core §2, §5): the same schema validates the form and the POST body. */
 export const UserCreateForm = z.object({
   ...userFields,
-  password: password,
+  password: requiredPassword,
 });
 export type UserCreateForm = z.input<typeof UserCreateForm>;
 
