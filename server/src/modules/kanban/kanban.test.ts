@@ -71,7 +71,7 @@ describe("#kanban board", () => {
     const colleagues = await w.ticket({ queueId: w.sales.id, status: "open", userId: w.colleague.id });
     await w.ticket({ queueId: w.sales.id, status: "closed" });
     const otherArea = await w.ticket({ queueId: w.support.id });
-    await w.ticket({ queueId: null });
+    const noArea = await w.ticket({ queueId: null });
 
     const agentBoard = (await board(w.agent)).json() as KanbanPage;
     // a colleague's open ticket stays theirs (core §6), as in the inbox
@@ -89,15 +89,21 @@ describe("#kanban board", () => {
     });
     expect(agentBoard.hasMore).toBe(false);
 
+    // staff see every area's tickets and those without one, as in the ticket list (core §6)
     const supervisorBoard = (await board(w.supervisor)).json() as KanbanPage;
-    expect(ids(supervisorBoard)).toEqual([waiting.id, mine.id, colleagues.id, otherArea.id]);
+    expect(ids(supervisorBoard)).toEqual([waiting.id, mine.id, colleagues.id, otherArea.id, noArea.id]);
     // queueIds narrows to the asked queues, never beyond the user's own
     expect(ids((await board(w.supervisor, `?queueIds=${encodeURIComponent(`[${w.support.id}]`)}`)).json())).toEqual([
       otherArea.id,
     ]);
     expect(ids((await board(w.agent, `?queueIds=${encodeURIComponent(`[${w.support.id}]`)}`)).json())).toEqual([]);
-    // an admin with no queues of their own has an empty board
-    expect((await board(w.admin)).json()).toEqual({ tickets: [], hasMore: false });
+    // issue 26: an admin with no areas of their own still sees the board, as in the ticket list
+    expect(ids((await board(w.admin)).json())).toEqual([waiting.id, mine.id, colleagues.id, otherArea.id, noArea.id]);
+    expect(ids((await board(w.admin, `?queueIds=${encodeURIComponent(`[${w.sales.id}]`)}`)).json())).toEqual([
+      waiting.id,
+      mine.id,
+      colleagues.id,
+    ]);
     expectError(await board(w.agent, "?queueIds=nope"), 400, "ERR_VALIDATION");
   });
 
@@ -173,6 +179,17 @@ describe("#kanban moves", () => {
     expectError(await call(w.agent, "PUT", `/ticket-tags/${colleagues.id}/${lane.id}`), 404, "ERR_NO_TICKET_FOUND");
     // nothing was written by the refusals
     expect(await t.app.charla.db.select().from(ticketTags).where(eq(ticketTags.companyId, w.c.id))).toEqual([]);
+  });
+
+  it("lets an admin without areas move any ticket of the board (issue 26)", async () => {
+    const w = await company();
+    const lane = await buildTag(t.app, w.c.id, { name: "Seguimiento", kanban: 1 });
+    const ticket = await w.ticket({ queueId: w.support.id });
+    const moved = await call(w.admin, "PUT", `/ticket-tags/${ticket.id}/${lane.id}`);
+    expect(moved.statusCode).toBe(200);
+    expect(moved.json().tags.map((tag: { name: string }) => tag.name)).toEqual(["Seguimiento"]);
+    const closed = await w.ticket({ queueId: w.support.id, status: "closed" });
+    expectError(await call(w.admin, "PUT", `/ticket-tags/${closed.id}/${lane.id}`), 404, "ERR_NO_TICKET_FOUND");
   });
 
   it("is refused on a plan without useKanban, for every kanban route", async () => {

@@ -5,16 +5,22 @@ import { Binds } from "../../db/shaped.js";
 import { tags, tickets } from "../../db/schema/index.js";
 import { visibleTickets } from "../../policies/tickets.js";
 import { pageTicketViews } from "../tickets/presenter.js";
-import type { Viewer } from "../tickets/viewer.js";
+import { isStaff, type Viewer } from "../tickets/viewer.js";
 
 /** The board's statuses: a closed ticket has left the board (it comes back if reopened). */
 const ON_BOARD = ["open", "pending"] as const;
 
+/** Every queue, and tickets without one: the board of staff, who see every ticket (core §6). */
+export const ALL_QUEUES = "all";
+export type BoardQueues = number[] | typeof ALL_QUEUES;
+
 /**
- * The queues a board shows (secondary §6: only the user's own queues, for every profile); `asked`
+ * The queues a board shows: an agent's own queues (secondary §6); staff see every area's tickets, as
+ * in the ticket list (core §6), so an admin without areas does not get an empty board. `asked`
  * narrows them and never widens them.
  */
-export function boardQueues(viewer: Viewer, asked: number[] | undefined): number[] {
+export function boardQueues(viewer: Viewer, asked: number[] | undefined): BoardQueues {
+  if (isStaff(viewer)) return asked ?? ALL_QUEUES;
   return asked ? viewer.queueIds.filter((id) => asked.includes(id)) : viewer.queueIds;
 }
 
@@ -32,15 +38,16 @@ export function kanbanCard(view: TicketView): KanbanTicket {
 }
 
 /** GET /ticket/kanban: newest activity first, through the same presenter and visibility rule as the inbox. */
-export async function pageKanban(q: Scoped, viewer: Viewer, queueIds: number[], pageNumber: number): Promise<KanbanPage> {
-  if (queueIds.length === 0) return { tickets: [], hasMore: false };
+export async function pageKanban(q: Scoped, viewer: Viewer, queueIds: BoardQueues, pageNumber: number): Promise<KanbanPage> {
+  if (queueIds !== ALL_QUEUES && queueIds.length === 0) return { tickets: [], hasMore: false };
   const size = Limits.kanbanPageSize;
   const b = new Binds();
   b.mark("kanban");
+  b.mark(queueIds === ALL_QUEUES ? "allQueues" : "queues");
   const where = and(
     eq(tickets.companyId, b.v("companyId", q.companyId)),
     b.anyOf(tickets.status, "statuses", [...ON_BOARD]),
-    b.anyOf(tickets.queueId, "queueIds", queueIds),
+    queueIds === ALL_QUEUES ? undefined : b.anyOf(tickets.queueId, "queueIds", queueIds),
     visibleTickets(viewer, b),
   ) as SQL;
   const views = await pageTicketViews(q, b, where, size + 1, (pageNumber - 1) * size);
@@ -58,4 +65,5 @@ export async function laneIds(q: Scoped, ids: number[]): Promise<number[]> {
 }
 
 export const isOnBoard = (status: string, queueId: number | null, viewer: Viewer) =>
-  (ON_BOARD as readonly string[]).includes(status) && queueId !== null && viewer.queueIds.includes(queueId);
+  (ON_BOARD as readonly string[]).includes(status) &&
+  (isStaff(viewer) || (queueId !== null && viewer.queueIds.includes(queueId)));
