@@ -97,6 +97,30 @@ describe("dashboard", () => {
     await context.close();
   });
 
+  it("says Parametrize o filtro and shows no counters once both dates are cleared", async () => {
+    const { context, page } = await newPage(browser);
+    await loginThroughUi(page, server.url, HELPER.email, HELPER.password);
+    await page.waitForURL(/\/tickets$/, { timeout: 15_000 });
+    await page.goto(`${server.url}/`);
+    const value = (id: string) => page.getByTestId(`counter-${id}-value`).textContent();
+    await expect.poll(() => value("finished"), { timeout: 15_000 }).toBe("1");
+
+    await page.getByTestId("dashboard-date-from").fill("");
+    // one date left is still a filter (everything up to today): the numbers stay
+    await expect.poll(() => value("finished"), { timeout: 10_000 }).toBe("1");
+    await page.getByTestId("dashboard-date-to").fill("");
+    await page.getByTestId("dashboard-filter-required").waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId("dashboard-filter-required").textContent()).toBe("Parametrize o filtro");
+    expect(await page.getByTestId("counter-finished").count()).toBe(0);
+    expect(await page.getByTestId("attendants").count()).toBe(0);
+
+    // a date again brings the period's numbers back
+    await page.getByTestId("dashboard-date-from").fill("01/01/2020");
+    await expect.poll(() => value("finished"), { timeout: 10_000 }).toBe("1");
+    expect(await page.getByTestId("dashboard-filter-required").count()).toBe(0);
+    await context.close();
+  });
+
   it("sends a user profile who opens / to /tickets", async () => {
     const { context, page } = await newPage(browser);
     await loginThroughUi(page, server.url, AGENT.email, AGENT.password);

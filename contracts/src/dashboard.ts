@@ -1,16 +1,40 @@
 import { z } from "zod";
-import { DateOnly, V } from "./common.js";
+import { DateOnly, text, V } from "./common.js";
 import type { ClosedTicketsPage } from "./tickets.js";
 
 /** Dashboard period presets in days (core §9). */
 export const DashboardPeriods = [3, 7, 15, 30, 60, 90] as const;
 export type DashboardPeriod = (typeof DashboardPeriods)[number];
 
-/** A calendar date that exists (2026-02-30 does not). */
+/**
+ * The days a filter may name. A period ends where the day after its last one begins, and that instant
+ * must still have a four-digit year for PostgreSQL to read it back (9999-12-31 answered 500).
+ */
+export const DashboardDateBounds = { min: "1970-01-01", max: "9999-12-30" } as const;
+
+/** A calendar date that exists (2026-02-30 does not), within the bounds. */
 const RealDate = DateOnly.refine((s) => {
   const d = new Date(`${s}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-}, V.invalid);
+}, V.invalid).refine((s) => s >= DashboardDateBounds.min && s <= DashboardDateBounds.max, V.invalid);
+
+/** Within the bounds: an instant between the bounds' days, one zone either side. */
+const instantMin = Date.parse(`${DashboardDateBounds.min}T14:00:00Z`);
+const instantMax = Date.parse(`${DashboardDateBounds.max}T00:00:00Z`) - 14 * 3_600_000;
+
+/**
+ * A day as `YYYY-MM-DD`, or a full ISO timestamp as the family's clients send (`date.toISOString()`):
+ * the server reads the company-zone day that instant falls on.
+ */
+export const DashboardDay = z.union([
+  RealDate,
+  text()
+    .pipe(z.iso.datetime({ offset: true, error: V.invalid }))
+    .refine((s) => {
+      const t = Date.parse(s);
+      return t >= instantMin && t <= instantMax;
+    }, V.invalid),
+]);
 
 /**
  * The dashboard filter (core §5): `days` (the last N days including today) or `date_from` / `date_to`
@@ -23,10 +47,12 @@ const FilterFields = z.object({
     .int()
     .refine((n) => (DashboardPeriods as readonly number[]).includes(n), V.invalid)
     .optional(),
-  date_from: RealDate.optional(),
-  date_to: RealDate.optional(),
+  date_from: DashboardDay.optional(),
+  date_to: DashboardDay.optional(),
 });
-const ordered = (f: { date_from?: string; date_to?: string }) => !f.date_from || !f.date_to || f.date_from <= f.date_to;
+/** Two plain days are ordered here; an instant is a day only in the company's zone (the server checks those). */
+const ordered = (f: { date_from?: string; date_to?: string }) =>
+  !f.date_from || !f.date_to || f.date_from.length > 10 || f.date_to.length > 10 || f.date_from <= f.date_to;
 const orderIssue = { message: V.invalid, path: ["date_to"] };
 
 export const DashboardFilter = FilterFields.refine(ordered, orderIssue);
@@ -37,7 +63,7 @@ export const DashboardClosedQuery = FilterFields.extend({
 }).refine(ordered, orderIssue);
 export type DashboardClosedQuery = z.infer<typeof DashboardClosedQuery>;
 
-export const TicketsPerHourQuery = z.object({ date: RealDate.optional() });
+export const TicketsPerHourQuery = z.object({ date: DashboardDay.optional() });
 
 /** One agent's row of the attendants table, for the selected period. */
 export type DashboardAttendant = {
@@ -52,16 +78,21 @@ export type DashboardAttendant = {
   online: boolean;
 };
 
-/** GET /dashboard (behaviours: Dashboard counters). Times are minutes. */
-export type DashboardView = {
-  /** The period the numbers cover, as company-zone dates (inclusive). */
-  period: { from: string; to: string };
+/** The period's counters (behaviours: Dashboard counters). Times are minutes. */
+export type DashboardCounters = {
   supportPending: number;
   supportHappening: number;
   supportFinished: number;
   leads: number;
   avgSupportTime: number;
   avgWaitTime: number;
+};
+
+/** GET /dashboard: `counters` and `attendants` as core §7 names them, and the period they cover. */
+export type DashboardView = {
+  /** The period the numbers cover, as company-zone dates (inclusive). */
+  period: { from: string; to: string };
+  counters: DashboardCounters;
   attendants: DashboardAttendant[];
 };
 

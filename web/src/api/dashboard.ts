@@ -3,7 +3,7 @@ import { keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-qu
 import { api } from "./client";
 
 /** The dashboard filter (core §5, §9): mode 1 by date range, mode 2 by preset period. */
-export type DashboardQuery = { days: number } | { date_from: string; date_to: string };
+export type DashboardQuery = { days: number } | { date_from?: string; date_to?: string };
 
 const keys = {
   all: ["dashboard"] as const,

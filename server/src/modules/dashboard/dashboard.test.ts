@@ -182,12 +182,50 @@ describe("#dashboard", () => {
     expectError(await call(w.s, "GET", "/dashboard/tickets-per-hour?date=2025-13-01"), 400, "ERR_VALIDATION");
   });
 
+  it("bounds the dates: the last day whose next day PostgreSQL still reads, 400 past it", async () => {
+    for (const url of [
+      "/dashboard?date_to=9999-12-31",
+      "/dashboard?date_from=9999-12-31",
+      "/dashboard?date_from=2025-01-01&date_to=9999-12-31",
+      "/dashboard/closed-tickets?date_to=9999-12-31",
+      "/dashboard/tickets-per-hour?date=9999-12-31",
+      "/dashboard?date_from=0001-01-01",
+      "/dashboard/tickets-per-hour?date=9999-12-31T12:00:00.000Z",
+    ]) {
+      expectError(await call(w.s, "GET", url), 400, "ERR_VALIDATION");
+    }
+    const far = await call(w.s, "GET", "/dashboard?date_from=2025-03-10&date_to=9999-12-30");
+    expect(far.statusCode).toBe(200);
+    expect(far.json().counters.supportFinished).toBe(4);
+    expect((await call(w.s, "GET", "/dashboard/tickets-per-hour?date=9999-12-30")).statusCode).toBe(200);
+  });
+
+  it("reads a full ISO timestamp as the company-zone day it falls on", async () => {
+    // 2025-03-11T01:30Z is 03-10 22:30 in São Paulo: the 10th
+    const hours = (await call(w.s, "GET", "/dashboard/tickets-per-hour?date=2025-03-11T01:30:00.000Z")).json();
+    expect(hours.date).toBe("2025-03-10");
+    expect(hours.hours.filter((h: { count: number }) => h.count > 0).map((h: { hour: number }) => h.hour)).toEqual([9, 12]);
+    const range = await call(w.s, "GET", "/dashboard?date_from=2025-03-10T03:00:00.000Z&date_to=2025-03-11T12:00:00-03:00");
+    expect(range.statusCode).toBe(200);
+    expect(range.json().period).toEqual({ from: "2025-03-10", to: "2025-03-11" });
+    expect(range.json().counters.supportFinished).toBe(3);
+    // ordered once read in the zone
+    expectError(
+      await call(w.s, "GET", "/dashboard?date_from=2025-03-12T12:00:00Z&date_to=2025-03-11T12:00:00Z"),
+      400,
+      "ERR_VALIDATION",
+    );
+    expectError(await call(w.s, "GET", "/dashboard/tickets-per-hour?date=2025-03-11T25:00:00Z"), 400, "ERR_VALIDATION");
+  });
+
   it("counts every number of a date range in the company's zone, edges included", async () => {
     const res = await call(w.s, "GET", `/dashboard?${PERIOD}`);
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({
-      period: { from: "2025-03-10", to: "2025-03-11" },
+    // core §7: the counters under `counters`, beside `attendants`
+    expect(Object.keys(body).sort()).toEqual(["attendants", "counters", "period"]);
+    expect(body).toMatchObject({ period: { from: "2025-03-10", to: "2025-03-11" } });
+    expect(body.counters).toEqual({
       supportPending: 1,
       supportHappening: 1,
       // e1, e2, e3 (at the start); not e4 (at the end) nor e5 (a second before the start)
@@ -213,20 +251,20 @@ describe("#dashboard", () => {
   });
 
   it("moves with the zone: one day, and the day the end-of-period episode lands in", async () => {
-    const day10 = (await call(w.s, "GET", "/dashboard?date_from=2025-03-10&date_to=2025-03-10")).json();
+    const day10 = (await call(w.s, "GET", "/dashboard?date_from=2025-03-10&date_to=2025-03-10")).json().counters;
     expect(day10).toMatchObject({ supportFinished: 2, avgSupportTime: 30, avgWaitTime: 10, leads: 1 });
-    const day12 = (await call(w.s, "GET", "/dashboard?date_from=2025-03-12&date_to=2025-03-12")).json();
+    const day12 = (await call(w.s, "GET", "/dashboard?date_from=2025-03-12&date_to=2025-03-12")).json().counters;
     expect(day12).toMatchObject({ supportFinished: 1, avgSupportTime: 60, avgWaitTime: 0, leads: 0 });
     // local 03-09 holds e5 (23:59:59) but not e3 (which is 03-10 00:00 local)
-    const day9 = (await call(w.s, "GET", "/dashboard?date_from=2025-03-09&date_to=2025-03-09")).json();
+    const day9 = (await call(w.s, "GET", "/dashboard?date_from=2025-03-09&date_to=2025-03-09")).json().counters;
     expect(day9).toMatchObject({ supportFinished: 1, avgSupportTime: 59.98, avgWaitTime: 45, leads: 1 });
   });
 
   it("reads date_from alone as through today and date_to alone as from the beginning", async () => {
     const from = (await call(w.s, "GET", "/dashboard?date_from=2025-03-10")).json();
-    expect(from.supportFinished).toBe(4);
+    expect(from.counters.supportFinished).toBe(4);
     const to = (await call(w.s, "GET", "/dashboard?date_to=2025-03-11")).json();
-    expect(to).toMatchObject({ period: { from: "1970-01-01", to: "2025-03-11" }, supportFinished: 4 });
+    expect(to).toMatchObject({ period: { from: "1970-01-01", to: "2025-03-11" }, counters: { supportFinished: 4 } });
   });
 
   it("reads days as the last N days including today", async () => {
@@ -237,19 +275,21 @@ describe("#dashboard", () => {
     await episode(d.id, { userId: d.admin.id, queuedAt: ago(3), startedAt: ago(2), finishedAt: ago(1) });
     await episode(d.id, { userId: d.admin.id, queuedAt: ago(5 * 24 + 2), startedAt: ago(5 * 24 + 1), finishedAt: ago(5 * 24) });
     const three = (await call(s, "GET", "/dashboard?days=3")).json();
-    expect(three).toMatchObject({ supportFinished: 1, avgSupportTime: 60, avgWaitTime: 60, leads: 2 });
+    expect(three.counters).toMatchObject({ supportFinished: 1, avgSupportTime: 60, avgWaitTime: 60, leads: 2 });
     expect(three.period.to).toBe(three.period.to.slice(0, 10));
     const seven = (await call(s, "GET", "/dashboard?days=7")).json();
-    expect(seven).toMatchObject({ supportFinished: 2, avgSupportTime: 60, avgWaitTime: 60 });
+    expect(seven.counters).toMatchObject({ supportFinished: 2, avgSupportTime: 60, avgWaitTime: 60 });
     // days wins over dates
-    expect((await call(s, "GET", "/dashboard?days=7&date_from=2020-01-01&date_to=2020-01-01")).json().supportFinished).toBe(2);
+    expect(
+      (await call(s, "GET", "/dashboard?days=7&date_from=2020-01-01&date_to=2020-01-01")).json().counters.supportFinished,
+    ).toBe(2);
   });
 
   it("keeps leads right when a contact's first ticket is deleted or moved to another contact", async () => {
     const d = await buildCompany(t.app);
     const s = await login(t.app, d.admin);
     const leads = async (from: string, to: string) =>
-      (await call(s, "GET", `/dashboard?date_from=${from}&date_to=${to}`)).json().leads as number;
+      (await call(s, "GET", `/dashboard?date_from=${from}&date_to=${to}`)).json().counters.leads as number;
     const ana = await buildContact(t.app, d.id);
     const old = await buildTicket(t.app, d.id, { contactId: ana.id, status: "closed", createdAt: at("2025-01-05T12:00:00Z") });
     await buildTicket(t.app, d.id, { contactId: ana.id, status: "closed", createdAt: at("2025-02-05T12:00:00Z") });
@@ -321,7 +361,7 @@ describe("#dashboard", () => {
   it("never counts another company's data", async () => {
     const sb = await login(t.app, w.b.admin);
     const b = (await call(sb, "GET", `/dashboard?${PERIOD}`)).json();
-    expect(b).toMatchObject({
+    expect(b.counters).toMatchObject({
       supportPending: 1,
       supportHappening: 1,
       supportFinished: 1,

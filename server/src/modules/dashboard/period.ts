@@ -1,4 +1,4 @@
-import { DashboardPeriods, type DashboardFilter } from "@charla/contracts";
+import { DashboardPeriods, type DashboardFilter, V } from "@charla/contracts";
 import { eq, sql } from "drizzle-orm";
 import type { Scoped } from "../../db/scoped.js";
 import { companies } from "../../db/schema/index.js";
@@ -39,6 +39,15 @@ export async function dayBounds(q: Scoped, timeZone: string, from: string, to: s
   return { start: new Date(Number(row.s) * 1000), end: new Date(Number(row.e) * 1000) };
 }
 
+/** A filter's day: `YYYY-MM-DD` as given, or the company-zone day a full ISO timestamp falls on. */
+export function zoneDay(value: string, timeZone: string): string {
+  if (value.length === 10) return value;
+  // en-CA writes YYYY-MM-DD
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(
+    new Date(value),
+  );
+}
+
 /**
  * behaviours: Dashboard counters, Period. `days` = the last N days including today; else `date_from` /
  * `date_to` inclusive (one alone: through today, or from the beginning). None of them: core §5's
@@ -53,8 +62,9 @@ export async function resolvePeriod(q: Scoped, f: DashboardFilter): Promise<Peri
     from = addDays(today, -(f.days - 1));
     to = today;
   } else {
-    from = f.date_from ?? OPEN_START;
-    to = f.date_to ?? (today < from ? from : today);
+    from = f.date_from ? zoneDay(f.date_from, timeZone) : OPEN_START;
+    to = f.date_to ? zoneDay(f.date_to, timeZone) : today < from ? from : today;
+    if (from > to) throw new AppError("ERR_VALIDATION", { issues: [{ path: "querystring.date_to", message: V.invalid }] });
   }
   return { from, to, timeZone, ...(await dayBounds(q, timeZone, from, to)) };
 }
@@ -62,6 +72,6 @@ export async function resolvePeriod(q: Scoped, f: DashboardFilter): Promise<Peri
 /** One company-zone day (default today) as a period: the chart of tickets per hour. */
 export async function resolveDay(q: Scoped, date: string | undefined): Promise<Period> {
   const { timeZone, today } = await companyToday(q);
-  const day = date ?? today;
+  const day = date ? zoneDay(date, timeZone) : today;
   return { from: day, to: day, timeZone, ...(await dayBounds(q, timeZone, day, day)) };
 }

@@ -107,7 +107,7 @@ export async function dashboardView(q: Scoped, p: Period): Promise<DashboardView
     leadCount(q, p),
     attendantStats(q, p),
   ]);
-  return { period: { from: p.from, to: p.to }, ...live, ...finished, ...wait, ...leads, attendants };
+  return { period: { from: p.from, to: p.to }, counters: { ...live, ...finished, ...wait, ...leads }, attendants };
 }
 
 /** Tickets created on one company-zone day, by local hour: always 24 buckets. */

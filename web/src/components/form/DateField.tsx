@@ -50,6 +50,8 @@ export function DateField({ label, value, onChange, min, max, testId, pickLabel 
   const type = (raw: string) => {
     const next = maskDate(raw);
     setText(next);
+    // an emptied field is "no date", which the dashboard's filter must hear to say "Parametrize o filtro"
+    if (next === "") return onChange("");
     const parsed = isoOfShown(next);
     if (parsed && !((min && parsed < min) || (max && parsed > max))) onChange(parsed);
   };

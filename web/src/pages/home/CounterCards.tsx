@@ -1,4 +1,4 @@
-import type { DashboardView } from "@charla/contracts";
+import type { DashboardCounters } from "@charla/contracts";
 import AccessTimeIcon from "@mui/icons-material/AccessTime";
 import CheckCircleIcon from "@mui/icons-material/CheckCircleOutlined";
 import GroupAddIcon from "@mui/icons-material/GroupAddOutlined";
@@ -32,7 +32,7 @@ function Counter({ testId, icon, label, value }: { testId: string; icon: ReactNo
 }
 
 /** The six counters of the period (behaviours: Dashboard counters); times as "HH h mm m" (core §9). */
-export function CounterCards({ view }: { view: DashboardView | undefined }) {
+export function CounterCards({ counters: view }: { counters: DashboardCounters | undefined }) {
   const { t } = useTranslation("home");
   const n = (v: number | undefined) => (v === undefined ? "–" : String(v));
   const time = (v: number | undefined) => (v === undefined ? "–" : t("duration", durationParts(v)));

@@ -21,15 +21,18 @@ export function initialQuery(today: string): DashboardQuery {
  * core §5, §9: mode 1 by date range, mode 2 by preset period. A change applies at once when complete
  * and valid, so the counters and the history follow the fields.
  */
-export function DashboardFilterBar({ today, onChange }: { today: string; onChange: (query: DashboardQuery) => void }) {
+export function DashboardFilterBar({ today, onChange }: { today: string; onChange: (query: DashboardQuery | null) => void }) {
   const { t } = useTranslation("home");
   const [mode, setMode] = useState<Mode>("date");
   const [range, setRange] = useState(() => defaultRange(today));
   const [days, setDays] = useState<number>(7);
 
+  // core §5: one date alone is a filter too (from it to today, or up to it); none is "Parametrize o filtro"
   const applyRange = (next: { from: string; to: string }) => {
     setRange(next);
-    if (next.from && next.to && next.from <= next.to) onChange({ date_from: next.from, date_to: next.to });
+    if (!next.from && !next.to) onChange(null);
+    else if (!next.from || !next.to || next.from <= next.to)
+      onChange({ ...(next.from ? { date_from: next.from } : {}), ...(next.to ? { date_to: next.to } : {}) });
   };
   const applyMode = (next: Mode) => {
     setMode(next);
@@ -57,7 +60,7 @@ export function DashboardFilterBar({ today, onChange }: { today: string; onChang
             <DateField
               label={t("filter.dateFrom")}
               value={range.from}
-              max={range.to}
+              max={range.to || undefined}
               onChange={(from) => applyRange({ ...range, from })}
               testId="dashboard-date-from"
               pickLabel={t("filter.pickDate")}
@@ -65,7 +68,7 @@ export function DashboardFilterBar({ today, onChange }: { today: string; onChang
             <DateField
               label={t("filter.dateTo")}
               value={range.to}
-              min={range.from}
+              min={range.from || undefined}
               onChange={(to) => applyRange({ ...range, to })}
               testId="dashboard-date-to"
               pickLabel={t("filter.pickDate")}

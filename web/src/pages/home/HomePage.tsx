@@ -16,12 +16,30 @@ import { TicketsPerHourChart } from "./TicketsPerHourChart";
 
 /** The filter, the counters and the tables; `today` is the company's (its zone), as the server counts. */
 function PeriodSection({ today }: { today: string }) {
-  const [filter, setFilter] = useState<DashboardQuery>(() => initialQuery(today));
-  const { data } = useDashboard(filter);
+  const [filter, setFilter] = useState<DashboardQuery | null>(() => initialQuery(today));
   return (
     <>
       <DashboardFilterBar today={today} onChange={setFilter} />
-      <CounterCards view={data} />
+      {filter ? <PeriodNumbers filter={filter} /> : <FilterRequired />}
+    </>
+  );
+}
+
+/** core §5: no days and no dates is no period, so no numbers (the last ones would be another period's). */
+function FilterRequired() {
+  const { t } = useTranslation("home");
+  return (
+    <Alert severity="info" data-testid="dashboard-filter-required">
+      {t("filter.required")}
+    </Alert>
+  );
+}
+
+function PeriodNumbers({ filter }: { filter: DashboardQuery }) {
+  const { data } = useDashboard(filter);
+  return (
+    <>
+      <CounterCards counters={data?.counters} />
       <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", lg: "1fr 1fr" }, alignItems: "start" }}>
         <AttendantsTable attendants={data?.attendants} />
         <ClosedTicketsTable filter={filter} />
