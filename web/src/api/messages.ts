@@ -13,7 +13,7 @@ import { ticketKeys } from "./tickets";
 
 export type { MessagesPage, MessageView };
 
-/** Pages as the API sends them: page 1 holds the newest 20 messages, newest first (docs/api-inbox.md). */
+/** Pages as the API sends them: page 1 holds the newest 20 messages, oldest first (docs/api-inbox.md). */
 export type MessagesData = InfiniteData<MessagesPage, number>;
 
 /**
@@ -64,7 +64,7 @@ export function addMessageToCache(client: QueryClient, message: MessageView): vo
     const mapped = mapMessages(data, message);
     if (mapped.found) return mapped.data;
     const [first, ...rest] = data.pages;
-    return { ...data, pages: [{ ...first, count: first.count + 1, messages: [message, ...first.messages] }, ...rest] };
+    return { ...data, pages: [{ ...first, count: first.count + 1, messages: [...first.messages, message] }, ...rest] };
   });
 }
 

@@ -123,7 +123,7 @@ describe("#messages send", () => {
       },
     ]);
     const listed = await call(w.sAgent, "GET", `/messages/${w.ticket.id}`);
-    expect(listed.json().messages[0]).toMatchObject({ id: sent.id, ack: 4, ackError: null });
+    expect(listed.json().messages.at(-1)).toMatchObject({ id: sent.id, ack: 4, ackError: null });
   });
 
   it("records a channel's failure as -1 with its reason; a later success replaces it, a late failure changes nothing", async () => {
@@ -139,7 +139,7 @@ describe("#messages send", () => {
     const [failed] = await applyAck(t.app.charla, ref, channelId, -1, "ERR_SENDING_WAPP_MSG");
     expect(failed).toMatchObject({ ack: -1, ackError: "ERR_SENDING_WAPP_MSG" });
     const listed = await call(w.sAgent, "GET", `/messages/${w.ticket.id}`);
-    expect(listed.json().messages[0]).toMatchObject({ id: sent.id, ack: -1, ackError: "ERR_SENDING_WAPP_MSG" });
+    expect(listed.json().messages.at(-1)).toMatchObject({ id: sent.id, ack: -1, ackError: "ERR_SENDING_WAPP_MSG" });
     // another connection's message of the same channel id is not touched
     expect(await applyAck(t.app.charla, { ...ref, whatsappId: ref.whatsappId + 1_000_000 }, channelId, 4)).toEqual([]);
     const [delivered] = await applyAck(t.app.charla, ref, channelId, 3);
@@ -267,7 +267,7 @@ describe("#messages send", () => {
 });
 
 describe("#messages list, read and delete", () => {
-  it("pages newest first; opening reads the ticket (updateUnread), a peek does not", async () => {
+  it("pages from the newest, each page oldest first as the family's clients read it; opening reads the ticket (updateUnread), a peek does not", async () => {
     const w = await world();
     for (let i = 0; i < 25; i++)
       await buildMessage(t.app, w.ticket, { body: `m${i}`, createdAt: new Date(Date.now() - (25 - i) * 1000) });
@@ -275,7 +275,8 @@ describe("#messages list, read and delete", () => {
 
     const peek = await call(w.admin, "GET", `/messages/${w.ticket.id}?peek=true`);
     expect(peek.json()).toMatchObject({ count: 25, hasMore: true, ticket: { unreadMessages: 25 } });
-    expect(peek.json().messages[0].body).toBe("m24");
+    // page 1: the newest 20 (m5..m24), oldest first
+    expect(peek.json().messages.map((m: { body: string }) => m.body)).toEqual(Array.from({ length: 20 }, (_, i) => `m${i + 5}`));
 
     const events: unknown[] = [];
     const original = t.app.charla.realtime.toUsers;
@@ -295,7 +296,7 @@ describe("#messages list, read and delete", () => {
       { userIds: expect.arrayContaining([w.agent.id, w.c.admin.id]), payload: { action: "updateUnread", ticketId: w.ticket.id } },
     ]);
     const page2 = await call(w.sAgent, "GET", `/messages/${w.ticket.id}?pageNumber=2`);
-    expect(page2.json().messages.map((m: { body: string }) => m.body)).toEqual(["m4", "m3", "m2", "m1", "m0"]);
+    expect(page2.json().messages.map((m: { body: string }) => m.body)).toEqual(["m0", "m1", "m2", "m3", "m4"]);
     expect(page2.json().hasMore).toBe(false);
     const unread = await t.app.charla.db.select().from(messages).where(eq(messages.ticketId, w.ticket.id));
     expect(unread.every((m) => m.read)).toBe(true);
@@ -323,8 +324,8 @@ describe("#messages list, read and delete", () => {
     await buildMessage(t.app, elsewhere, { body: "por otra línea" });
     const page = (await call(w.sAgent, "GET", `/messages/${w.ticket.id}`)).json();
     expect(page.messages.map((m: { id: number; ticketId: number }) => [m.id, m.ticketId])).toEqual([
-      [now.id, w.ticket.id],
       [old.id, earlier.id],
+      [now.id, w.ticket.id],
     ]);
     const olderView = (await call(w.admin, "GET", `/messages/${earlier.id}`)).json();
     expect(olderView.messages.map((m: { id: number }) => m.id)).toEqual([old.id]);

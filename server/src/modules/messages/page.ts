@@ -16,7 +16,8 @@ import { markTicketRead } from "./read.js";
 const quoted = alias(messages, "quoted");
 
 /**
- * A page of a ticket's conversation, newest first (core §2): the ticket and its view in one
+ * A page of a ticket's conversation: page 1 holds the newest 20, page 2 the 20 before them, and so on;
+ * within a page oldest first, as the family's clients read it (core §7). The ticket and its view in one
  * statement, then the page (quotes joined) and its count side by side. Opening page 1 reads the
  * ticket, which writes only when something was unread.
  */
@@ -95,7 +96,8 @@ export async function messagesPage(
   }
   const total = toCount(n);
   return {
-    messages: rows.map((r) => presentMessage(r.m, r.quoted)),
+    // read newest first so the offset counts back from the latest, then handed over oldest first
+    messages: rows.map((r) => presentMessage(r.m, r.quoted)).reverse(),
     ticket: ticketView,
     count: total,
     hasMore: total > offset + rows.length,

@@ -110,7 +110,7 @@ export async function messagesRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const use = { permission: "tickets.use" } as const;
 
-  /** Newest first, 20 a page; opening page 1 (not a peek) marks the ticket read. */
+  /** Pages back from the newest, 20 a page, each oldest first; opening page 1 (not a peek) marks the ticket read. */
   r.get(
     "/messages/:ticketId",
     { schema: { params: TicketParams, querystring: PageQuery }, config: use },
