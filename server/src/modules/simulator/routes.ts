@@ -18,6 +18,7 @@ import { contacts, messages, tickets } from "../../db/schema/index.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { driverError } from "../messages/send.js";
 import { chatbotDone } from "../../chatbot/index.js";
+import { campaignSends } from "./campaign-sends.js";
 import { toInbound } from "./inbound-message.js";
 
 const Params = z.object({ whatsappId: z.coerce.number().int().positive().max(2_147_483_647) });
@@ -87,7 +88,14 @@ export async function simulatorRoutes(app: FastifyInstance) {
     { schema: { params: Params, querystring: OutboundQuery }, config: { permission: "simulator.use" } },
     async (req): Promise<SimulatorThreadItem[]> => {
       const { q, wa } = await simulatorOf(req, req.params.whatsappId);
-      return conversation(q, wa.id, req.query.number);
+      const [thread, campaign] = await Promise.all([
+        conversation(q, wa.id, req.query.number),
+        campaignSends(q, wa, req.query.number),
+      ]);
+      if (campaign.length === 0) return thread;
+      // the phone shows what campaigns sent to it among the conversation, by time (issue 26)
+      const all = [...thread, ...campaign].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
+      return all.slice(-THREAD_MAX);
     },
   );
 
