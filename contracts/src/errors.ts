@@ -279,6 +279,13 @@ const catalogue = {
     pt: "O arquivo é muito grande.",
     en: "The file is too large.",
   },
+  /** A multipart body that ends before its file does (a cut connection, a broken client). */
+  ERR_UPLOAD_INCOMPLETE: {
+    status: 400,
+    es: "El archivo llegó incompleto. Vuelve a enviarlo.",
+    pt: "O arquivo chegou incompleto. Envie-o novamente.",
+    en: "The file arrived incomplete. Send it again.",
+  },
   ERR_WAPP_NOT_SIMULATOR: {
     status: 400,
     es: "Esta conexión no es el simulador.",

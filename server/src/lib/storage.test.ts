@@ -121,18 +121,33 @@ describe("#storage uploads", () => {
     expect(await usageOf(c.id)).toBe(QUOTA + 5);
     await t.app.charla.storage.remove(c.id, path);
     expect(await usageOf(c.id)).toBe(0);
-    // a stream that breaks midway leaves no partial file and counts nothing
+    // a client's stream that breaks midway (or broke before it was handed over) is the client's
+    // 400, leaves no partial file and counts nothing
     const broken = new Readable({
       read() {
         this.push(Buffer.alloc(100));
         this.destroy(new Error("client went away"));
       },
     });
-    await expect(t.app.charla.storage.writeUpload(c.id, "media/broken.bin", broken, MAX_UPLOAD)).rejects.toThrow(
-      "client went away",
-    );
+    await expect(t.app.charla.storage.writeUpload(c.id, "media/broken.bin", broken, MAX_UPLOAD)).rejects.toMatchObject({
+      code: "ERR_UPLOAD_INCOMPLETE",
+      status: 400,
+    });
+    const brokenBefore = new Readable({ read() {} });
+    brokenBefore.on("error", () => undefined).destroy(new Error("cut"));
+    await expect(t.app.charla.storage.writeUpload(c.id, "media/broken2.bin", brokenBefore, MAX_UPLOAD)).rejects.toMatchObject({
+      code: "ERR_UPLOAD_INCOMPLETE",
+    });
     expect(filesOf(c.id)).toEqual([]);
     expect(await usageOf(c.id)).toBe(0);
+    // a failure on our side (the target is a folder) stays an error of ours, not the client's
+    await t.app.charla.storage.write(c.id, "media/taken/x.bin", Buffer.from("x"));
+    const whole = Readable.from([Buffer.from("abc")]);
+    const ours = await t.app.charla.storage.writeUpload(c.id, "media/taken", whole, MAX_UPLOAD).catch((e: unknown) => e);
+    expect(ours).toBeInstanceOf(Error);
+    expect((ours as { code?: string }).code).not.toBe("ERR_UPLOAD_INCOMPLETE");
+    expect(filesOf(c.id)).toEqual(["x.bin"]);
+    expect(await usageOf(c.id)).toBe(1);
   });
 
   it("streams a logo or profile picture to disk within the limits; a refused one leaves the old one and no file", async () => {

@@ -73,7 +73,7 @@ export class Storage {
 
   private async sizeOf(full: string): Promise<number> {
     return stat(full).then(
-      (s) => s.size,
+      (s) => (s.isFile() ? s.size : 0),
       () => 0,
     );
   }
@@ -90,13 +90,22 @@ export class Storage {
 
   /**
    * A user's upload, streamed to disk as it arrives: never more than `maxBytes` (ERR_FILE_TOO_LARGE)
-   * and within the company's quota (ERR_STORAGE_QUOTA). Refused or broken, no partial file stays.
+   * and within the company's quota (ERR_STORAGE_QUOTA); a body that ends before the file does is
+   * ERR_UPLOAD_INCOMPLETE. Refused or broken, no partial file stays.
    */
   async writeUpload(companyId: number, relative: string, source: Readable, maxBytes: number): Promise<StoredFile> {
+    // whose failure came first: the client's body (cut, dropped: 400) or our disk (a 500). The body
+    // may have broken already (busboy ends a cut form before the handler gets the part), and once
+    // one stream fails the pipeline destroys the other with the same error.
+    let failed: "client" | "disk" | null = source.errored ? "client" : null;
+    source.once("error", () => {
+      failed ??= "client";
+    });
     const full = this.resolve(companyId, relative);
     const partial = `${full}.${randomUUID()}.part`;
     await mkdir(dirname(full), { recursive: true });
     let size = 0;
+    let reserved = 0;
     const limit = new Transform({
       transform(chunk: Buffer, _enc, done) {
         size += chunk.length;
@@ -105,17 +114,24 @@ export class Storage {
       },
     });
     try {
-      await pipeline(source, limit, createWriteStream(partial));
+      const sink = createWriteStream(partial).once("error", () => {
+        failed ??= "disk";
+      });
+      await pipeline(source, limit, sink);
       // a multipart file cut at its size limit ends quietly: busboy marks it truncated
       if ((source as Readable & { truncated?: boolean }).truncated) throw new AppError("ERR_FILE_TOO_LARGE");
       const before = await this.sizeOf(full);
       await this.usage.reserve(companyId, size - before);
+      reserved = size - before;
       await rename(partial, full);
     } catch (err) {
       await rm(partial, { force: true });
-      // the client's stream ended early or broke: a bad request, not ours
+      if (reserved) await this.usage.add(companyId, -reserved);
       if (err instanceof AppError) throw err;
       if ((err as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE") throw new AppError("ERR_FILE_TOO_LARGE");
+      // the client's body ended before its file did ("Unexpected end of multipart data") or its
+      // connection dropped: the request's fault, not ours; a failing disk stays a 500
+      if (failed === "client") throw new AppError("ERR_UPLOAD_INCOMPLETE");
       throw err;
     }
     return { path: relative, size };

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestApp, getTestApp } from "../app.js";
 import { as, buildCompany, buildUser, login, type Session } from "../factories.js";
 import { fillParams, sampleOf, stringFields, withValue } from "./samples.js";
+import { badMultiparts, cutMidFile, uploadFields, uploadWorld } from "./uploads.js";
+import { isErrorCode } from "@charla/contracts";
 
 /**
  * Sends malformed, wrong-typed and oversized params, queries and bodies to every route as a super
@@ -45,6 +47,57 @@ function wrongTyped(schema: unknown): object[] {
 }
 
 describe("bad-input walk", () => {
+  it("every upload route answers a truncated or malformed multipart body with a 4xx code and keeps nothing", async () => {
+    const w = await uploadWorld(t);
+    const post = (method: string, url: string, body: { payload: string; contentType: string }) =>
+      as(t.app, w.session, {
+        method: method as "POST",
+        url,
+        payload: body.payload,
+        headers: { "content-type": body.contentType },
+      });
+    // the upload routes, found from the route table: those that read a multipart body they are sent
+    const candidates = t.app.routeTable.filter(
+      (r) => r.url.startsWith("/api/") && ["POST", "PUT", "PATCH"].includes(r.method) && !r.schema?.body,
+    );
+    const uploads = new Map<string, { method: string; url: string }>();
+    for (const route of candidates)
+      for (const field of uploadFields) {
+        const res = await post(route.method, w.fill(route.url), cutMidFile(field));
+        if ((res.raw.req as { readableEnded?: boolean }).readableEnded) uploads.set(`${route.method} ${route.url}`, route);
+      }
+    expect([...uploads.keys()]).toEqual(
+      expect.arrayContaining([
+        "POST /api/v1/contact-lists/:id/upload",
+        "POST /api/v1/quick-messages/:id/media-upload",
+        "POST /api/v1/campaigns/:id/media-upload",
+        "POST /api/v1/users/:id/media-upload",
+        "POST /api/v1/companies/:id/logo",
+        "POST /api/v1/files/uploadList/:fileId",
+        "POST /api/v1/messages/:ticketId",
+      ]),
+    );
+
+    const before = await w.state();
+    const failures: string[] = [];
+    for (const [name, route] of uploads) {
+      const cutCodes = new Set<string>();
+      for (const field of uploadFields)
+        for (const body of badMultiparts(field)) {
+          const res = await post(route.method, w.fill(route.url), body);
+          const code = res.json().error;
+          if (res.statusCode < 400 || res.statusCode >= 500 || !isErrorCode(code))
+            failures.push(`${name} ${field} ${body.name} → ${res.statusCode} ${res.body.slice(0, 160)}`);
+          if (body.name === "cut mid-file") cutCodes.add(code);
+        }
+      // in the field it reads, the route got as far as the file and saw it cut
+      if (!cutCodes.has("ERR_UPLOAD_INCOMPLETE")) failures.push(`${name}: no field read to the cut (${[...cutCodes]})`);
+    }
+    expect(failures).toEqual([]);
+    // no partial file, no counted bytes, no row pointing at a file, no message, no imported contact
+    expect(await w.state()).toEqual(before);
+  }, 240_000);
+
   it("no route answers 5xx to malformed input", async () => {
     const routes = t.app.routeTable.filter((r) => r.url.startsWith("/api/"));
     let session: Session = await login(t.app, sup);
