@@ -1,7 +1,6 @@
 import {
   type CampaignReport,
   type CampaignSettings,
-  CampaignSettingsForm,
   type CampaignsPage,
   CampaignForm,
   CampaignsQuery,
@@ -24,7 +23,7 @@ import {
   setCampaignMedia,
   updateCampaign,
 } from "./service.js";
-import { readCampaignSettings, saveCampaignSettings } from "./settings.js";
+import { CampaignSettingsWrite, readCampaignSettings, saveNamedCampaignSettings } from "./settings.js";
 
 /** Campaigns, their report and settings (secondary §7), behind campaigns.use (staff, plan flag useCampaigns). */
 export async function campaignsRoutes(app: FastifyInstance) {
@@ -79,10 +78,7 @@ export async function campaignsRoutes(app: FastifyInstance) {
   );
   r.post(
     "/campaign-settings",
-    { schema: { body: CampaignSettingsForm }, config: use },
-    async (req): Promise<CampaignSettings> => {
-      await saveCampaignSettings(req.ctx.db, req.ctx.companyId, req.body);
-      return readCampaignSettings(req.ctx.db, req.ctx.companyId);
-    },
+    { schema: { body: CampaignSettingsWrite }, config: use },
+    (req): Promise<CampaignSettings> => saveNamedCampaignSettings(req.ctx.db, req.ctx.companyId, req.body),
   );
 }
