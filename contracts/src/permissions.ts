@@ -56,6 +56,8 @@ const rules = {
   "messages.sign": { profiles: ["admin"] },
   "tags.use": { profiles: "all" },
   "quick-messages.use": { profiles: "all" },
+  /** Changing or deleting a shared quick reply someone else wrote (policies/quick-messages.ts). */
+  "quick-messages.manage-shared": { profiles: STAFF },
   "simulator.use": { profiles: ["admin"] },
   "connections.list": { profiles: "all" },
   "helps.view": { profiles: "all" },

@@ -185,21 +185,60 @@ describe("#quick-messages list", () => {
 });
 
 describe("#quick-messages permissions", () => {
-  it("lets a user edit and delete their own and the shared ones; another user's own answers 404 and stays", async () => {
+  it("lets a user edit and delete their own; another user's own answers 404 and stays", async () => {
     const { c, s } = await sessionIn();
     const mate = await colleague(c.id);
     const adminOwn = await create(s, { shortcode: "admin-own", geral: false });
-    const shared = await create(s, { shortcode: "shared" });
     expectError(await call(mate.s, "PUT", `/quick-messages/${adminOwn.id}`, form()), 404, "ERR_NOT_FOUND");
     expectError(await call(mate.s, "DELETE", `/quick-messages/${adminOwn.id}`), 404, "ERR_NOT_FOUND");
     expectError(await upload(mate.s, adminOwn.id, multipart("file", "a.pdf", "application/pdf", PDF)), 404, "ERR_NOT_FOUND");
     expectError(await call(mate.s, "DELETE", `/quick-messages/${adminOwn.id}/media-upload`), 404, "ERR_NOT_FOUND");
-    const edited = await call(mate.s, "PUT", `/quick-messages/${shared.id}`, form({ shortcode: "shared", message: "Editado" }));
-    expect(edited.json()).toMatchObject({ message: "Editado", geral: true, userId: c.admin.id });
     const mine = await create(mate.s, { geral: false });
+    const mineShared = await create(mate.s, { shortcode: "mate-shared" });
+    const edited = await call(
+      mate.s,
+      "PUT",
+      `/quick-messages/${mineShared.id}`,
+      form({ shortcode: "mate-shared", message: "Mío" }),
+    );
+    expect(edited.json()).toMatchObject({ message: "Mío", geral: true, userId: mate.u.id });
     expect((await call(mate.s, "DELETE", `/quick-messages/${mine.id}`)).statusCode).toBe(204);
-    expect((await call(mate.s, "DELETE", `/quick-messages/${shared.id}`)).statusCode).toBe(204);
+    expect((await call(mate.s, "DELETE", `/quick-messages/${mineShared.id}`)).statusCode).toBe(204);
     expect((await rowsOf(c.id)).map((r) => r.id)).toEqual([adminOwn.id]);
+  });
+
+  it("an agent uses a colleague's shared reply but may not change, hide or delete it (403); its author and staff may", async () => {
+    const { c, s } = await sessionIn();
+    const mate = await colleague(c.id);
+    const shared = await create(s, { shortcode: "shared", message: "De la empresa" });
+    const before = await rowsOf(c.id);
+    for (const res of [
+      await call(mate.s, "PUT", `/quick-messages/${shared.id}`, form({ shortcode: "shared", message: "Editado" })),
+      await call(mate.s, "PUT", `/quick-messages/${shared.id}`, form({ shortcode: "shared", geral: false })),
+      await call(mate.s, "DELETE", `/quick-messages/${shared.id}`),
+      await upload(mate.s, shared.id, multipart("file", "a.pdf", "application/pdf", PDF)),
+      await call(mate.s, "DELETE", `/quick-messages/${shared.id}/media-upload`),
+    ])
+      expectError(res, 403, "ERR_NO_PERMISSION");
+    expect(await rowsOf(c.id)).toEqual(before);
+    // the refused upload was never read: nothing stored, nothing counted
+    expect((await call(s, "GET", `/quick-messages/${shared.id}`)).json()).toMatchObject({
+      isMedia: false,
+      message: "De la empresa",
+    });
+    // the admin still sees it, and the agent still uses it
+    expect((await call(mate.s, "GET", "/quick-messages/list")).json().map((r: QuickMessageView) => r.id)).toContain(shared.id);
+    for (const profile of ["supervisor", "subadmin"] as const) {
+      const staff = await colleague(c.id, profile);
+      const res = await call(staff.s, "PUT", `/quick-messages/${shared.id}`, form({ shortcode: "shared", message: profile }));
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ message: profile, geral: true, userId: c.admin.id });
+    }
+    const agentShared = await create(mate.s, { shortcode: "del-agente" });
+    const supervisor = await colleague(c.id, "supervisor");
+    expect((await call(supervisor.s, "DELETE", `/quick-messages/${agentShared.id}`)).statusCode).toBe(204);
+    expect((await call(s, "DELETE", `/quick-messages/${shared.id}`)).statusCode).toBe(204);
+    expect(await rowsOf(c.id)).toEqual([]);
   });
 
   it("sends own replies' events to their author only; a shared one made private leaves the others' lists", async () => {
@@ -207,21 +246,22 @@ describe("#quick-messages permissions", () => {
     const mate = await colleague(c.id);
     const events = listen();
     const own = await create(mate.s, { geral: false });
-    const shared = await create(s);
+    const shared = await create(mate.s);
+    // staff may make an agent's shared reply private: it becomes the editor's own
     const priv = (
-      await call(mate.s, "PUT", `/quick-messages/${shared.id}`, form({ shortcode: shared.shortcode, geral: false }))
+      await call(s, "PUT", `/quick-messages/${shared.id}`, form({ shortcode: shared.shortcode, geral: false }))
     ).json();
-    expect(priv).toMatchObject({ geral: false, userId: mate.u.id });
+    expect(priv).toMatchObject({ geral: false, userId: c.admin.id });
     await call(mate.s, "DELETE", `/quick-messages/${own.id}`);
     const name = Events.quickMessage(c.id);
     expect(events.events).toEqual([
       { companyId: c.id, event: name, payload: { action: "create", record: own }, to: [mate.u.id] },
       { companyId: c.id, event: name, payload: { action: "create", record: shared } },
-      { companyId: c.id, event: name, payload: { action: "update", record: priv }, to: [mate.u.id] },
-      { companyId: c.id, event: name, payload: { action: "delete", id: shared.id }, except: [mate.u.id] },
+      { companyId: c.id, event: name, payload: { action: "update", record: priv }, to: [c.admin.id] },
+      { companyId: c.id, event: name, payload: { action: "delete", id: shared.id }, except: [c.admin.id] },
       { companyId: c.id, event: name, payload: { action: "delete", id: own.id }, to: [mate.u.id] },
     ]);
-    expectError(await call(s, "GET", `/quick-messages/${shared.id}`), 404, "ERR_NOT_FOUND");
+    expectError(await call(mate.s, "GET", `/quick-messages/${shared.id}`), 404, "ERR_NOT_FOUND");
   });
 
   it("answers 404 for another company's reply and leaves it as it was", async () => {

@@ -16,9 +16,10 @@ import {
 } from "./service.js";
 
 /**
- * Quick replies (secondary §2, §7): every profile lists the company's shared replies and their own,
- * and manages both (secondary §6 names no narrower rule; core §6 gives quick replies to `user` too).
- * Another user's own reply, like another company's, is not found.
+ * Quick replies (secondary §2, §7): every profile lists and uses the company's shared replies and
+ * their own (core §6 gives quick replies to `user` too) and manages their own; a shared one someone
+ * else wrote only staff change or delete (policies/quick-messages.ts, 403). Another user's own reply,
+ * like another company's, is not found.
  */
 export async function quickMessagesRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();

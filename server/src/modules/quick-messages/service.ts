@@ -5,6 +5,7 @@ import { scoped } from "../../db/scoped.js";
 import { withTransaction } from "../../db/tx.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { PG_UNIQUE_VIOLATION, pgConstraint, pgErrorCode } from "../../lib/pg-errors.js";
+import { authorizeQuickMessageChange } from "../../policies/quick-messages.js";
 import { type QuickMessageRow, presentQuickMessage } from "./presenter.js";
 import { visibleQuickMessage } from "./queries.js";
 
@@ -64,13 +65,15 @@ export function createQuickMessage(ctx: RequestCtx, input: Input): Promise<Quick
 }
 
 /**
- * PUT /quick-messages/{id}: any reply the caller sees (their own, or a shared one). A shared reply
- * someone else wrote that is made private becomes the editor's own, so it stays visible to its editor.
+ * PUT /quick-messages/{id}: the caller's own reply, or (staff) a shared one (policies/quick-messages.ts).
+ * A shared reply someone else wrote that is made private becomes the editor's own, so it stays visible
+ * to its editor.
  */
 export function updateQuickMessage(ctx: RequestCtx, id: number, input: Input): Promise<QuickMessageView> {
   return withTransaction(ctx.db, async (tx, afterCommit) => {
     const q = scoped(tx, ctx.companyId);
     const before = found(await visibleQuickMessage(q, ctx.user.id, id, true), "ERR_NOT_FOUND");
+    authorizeQuickMessageChange(ctx.user, before);
     const userId = input.geral ? before.userId : ctx.user.id;
     const row = found(
       await q.quickMessages
@@ -89,6 +92,7 @@ export function deleteQuickMessage(ctx: RequestCtx, id: number): Promise<void> {
   return withTransaction(ctx.db, async (tx, afterCommit) => {
     const q = scoped(tx, ctx.companyId);
     const before = found(await visibleQuickMessage(q, ctx.user.id, id, true), "ERR_NOT_FOUND");
+    authorizeQuickMessageChange(ctx.user, before);
     await q.quickMessages.delete(id);
     afterCommit(async () => {
       emitTo(ctx, before, { action: "delete", id });
@@ -98,15 +102,18 @@ export function deleteQuickMessage(ctx: RequestCtx, id: number): Promise<void> {
 }
 
 /**
- * POST /quick-messages/{id}/media-upload: a reply the caller cannot see is refused before the file is
- * read; the new file replaces the old one, which is removed once the change is committed.
+ * POST /quick-messages/{id}/media-upload: a reply the caller cannot see or change is refused before
+ * the file is read; the new file replaces the old one, which is removed once the change is committed.
  */
 export async function setQuickMessageMedia(
   ctx: RequestCtx,
   id: number,
   store: (prefix: string) => Promise<{ path: string; fileName: string }>,
 ): Promise<QuickMessageView> {
-  found(await visibleQuickMessage(scoped(ctx.db, ctx.companyId), ctx.user.id, id), "ERR_NOT_FOUND");
+  authorizeQuickMessageChange(
+    ctx.user,
+    found(await visibleQuickMessage(scoped(ctx.db, ctx.companyId), ctx.user.id, id), "ERR_NOT_FOUND"),
+  );
   const stored = await store(`quick-messages/${id}-`);
   try {
     return await withTransaction(ctx.db, async (tx, afterCommit) => {
@@ -114,6 +121,7 @@ export async function setQuickMessageMedia(
       // deleted or made private by someone else meanwhile: the upload has nothing to belong to
       const before = await visibleQuickMessage(q, ctx.user.id, id, true);
       if (!before) throw notFound();
+      authorizeQuickMessageChange(ctx.user, before);
       const mediaName = storableText(stored.fileName).trim().slice(0, 255) || "file";
       const row = found(await q.quickMessages.update(id, { mediaPath: stored.path, mediaName }), "ERR_NOT_FOUND");
       const view = presentQuickMessage(row);
@@ -134,6 +142,7 @@ export function removeQuickMessageMedia(ctx: RequestCtx, id: number): Promise<Qu
   return withTransaction(ctx.db, async (tx, afterCommit) => {
     const q = scoped(tx, ctx.companyId);
     const before = found(await visibleQuickMessage(q, ctx.user.id, id, true), "ERR_NOT_FOUND");
+    authorizeQuickMessageChange(ctx.user, before);
     const row = found(await q.quickMessages.update(id, { mediaPath: null, mediaName: null }), "ERR_NOT_FOUND");
     const view = presentQuickMessage(row);
     afterCommit(async () => {
