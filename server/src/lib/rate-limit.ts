@@ -16,6 +16,11 @@ export async function hit(db: Db, key: string, windowSec: number): Promise<numbe
   return toCount(rowsOf<{ count: number | string }>(rows)[0]?.count);
 }
 
+/** Takes back one hit (an attempt that turned out not to count); never below 0. */
+export async function release(db: Db, key: string): Promise<void> {
+  await db.execute(sql`update rate_limits set count = greatest(count - 1, 0) where key = ${key}`);
+}
+
 export async function reset(db: Db, key: string): Promise<void> {
   await db.execute(sql`delete from rate_limits where key = ${key}`);
 }

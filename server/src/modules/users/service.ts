@@ -12,6 +12,7 @@ import { AppError, found } from "../../lib/app-error.js";
 import { PG_UNIQUE_VIOLATION, pgErrorCode } from "../../lib/pg-errors.js";
 import { hit, reset } from "../../lib/rate-limit.js";
 import { hashPassword, revokeUserSessions } from "../auth/service.js";
+import { limitEmailProbes } from "./email-probe.js";
 import { findUserView } from "./queries.js";
 
 type CreateInput = z.output<typeof import("@charla/contracts").UserCreateForm>;
@@ -86,9 +87,9 @@ export function emitUser(ctx: RequestCtx, action: "create" | "update", user: Use
 }
 
 /** POST /users: within the plan's user count; email unique across Charla. */
-export function createUser(ctx: RequestCtx, input: CreateInput): Promise<UserView> {
+export async function createUser(ctx: RequestCtx, input: CreateInput): Promise<UserView> {
   assertMayAssign(ctx, input.profile, input.super);
-  return hashPassword(input.password).then((passwordHash) => createUserRow(ctx, input, passwordHash));
+  return limitEmailProbes(ctx, async () => createUserRow(ctx, input, await hashPassword(input.password)));
 }
 
 // hashing happens before the transaction: on embedded PGlite a transaction holds the only connection
@@ -147,6 +148,13 @@ async function assertCurrentPassword(ctx: RequestCtx, current: string | undefine
 export async function updateUser(ctx: RequestCtx, id: number, input: UpdateInput): Promise<UserView> {
   if (input.password && id === ctx.user.id) await assertCurrentPassword(ctx, input.currentPassword);
   const newHash = input.password ? await hashPassword(input.password) : null;
+  // only a new email can be answered "taken": other edits are never limited
+  const current = await scoped(ctx.db, ctx.companyId).users.findById(id);
+  const write = () => updateUserRow(ctx, id, input, newHash);
+  return current && current.email !== input.email ? limitEmailProbes(ctx, write) : write();
+}
+
+function updateUserRow(ctx: RequestCtx, id: number, input: UpdateInput, newHash: string | null): Promise<UserView> {
   return withTransaction(ctx.db, async (tx, afterCommit) => {
     const q = scoped(tx, ctx.companyId);
     const target = found(await q.users.lockById(id), "ERR_NO_USER_FOUND");
