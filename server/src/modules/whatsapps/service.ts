@@ -111,7 +111,18 @@ function emit(
   return emitConnection(ctx, ctx.companyId, payload);
 }
 
-export function createConnection(ctx: RequestCtx, input: Input): Promise<ConnectionView> {
+/**
+ * A new connection. The simulator has nothing to scan: it starts at once and answers CONNECTED
+ * (issue 26: a new one no longer waits DISCONNECTED for «Reintentar»); a real phone waits for it.
+ */
+export async function createConnection(ctx: RequestCtx, input: Input): Promise<ConnectionView> {
+  const view = await insertConnection(ctx, input);
+  if (view.provider !== "simulator") return view;
+  await ctx.sessions.restart(ctx.companyId, view.id);
+  return connectionView(scoped(ctx.db, ctx.companyId), view.id);
+}
+
+function insertConnection(ctx: RequestCtx, input: Input): Promise<ConnectionView> {
   return withTransaction(ctx.db, async (tx, afterCommit) => {
     const q = scoped(tx, ctx.companyId);
     // the company row is locked: two creations at once cannot both pass the plan's limit

@@ -45,6 +45,16 @@ describe("#connections", () => {
     expectError(await call(s, "POST", "/whatsapp", form({ number: "" })), 400, "ERR_VALIDATION");
   });
 
+  it("starts a new simulator connection at once: it answers CONNECTED and takes a customer's message (issue 26)", async () => {
+    const { s } = await world();
+    const res = await call(s, "POST", "/whatsapp", form({ name: "Demo", provider: "simulator" }));
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ name: "Demo", provider: "simulator", status: "CONNECTED" });
+    expect((await call(s, "GET", `/whatsapp/${res.json().id}`)).json().status).toBe("CONNECTED");
+    const inbound = await call(s, "POST", `/simulator/${res.json().id}/inbound`, { number: "5215511112222", body: "Hola" });
+    expect(inbound.statusCode).toBe(201);
+  });
+
   it("keeps exactly one default per company", async () => {
     const { s } = await world();
     const a = (await call(s, "POST", "/whatsapp", form({ name: "Uno" }))).json();
