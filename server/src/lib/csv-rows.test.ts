@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { csvRows } from "./csv-rows.js";
+import { AppError } from "./app-error.js";
+import { MAX_FIELD_CHARS, csvRows } from "./csv-rows.js";
 
 const read = async (chunks: (string | Buffer)[]) => {
   const out: string[][] = [];
@@ -64,5 +65,48 @@ describe("csvRows", () => {
     let n = 0;
     for await (const _ of csvRows(source)) if (++n === 10) break;
     expect(pulled).toBeLessThan(100);
+  });
+
+  it("refuses a field past a cell's length with its row, quoted or not, whatever the chunks", async () => {
+    const long = "x".repeat(MAX_FIELD_CHARS + 1);
+    for (const text of [`a,b\n1,2\n${long},3\n`, `a,b\n1,2\n3,"${long}"\n`]) {
+      const chunks = text.match(/[\s\S]{1,1000}/g) ?? [];
+      const err = await read(chunks).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(AppError);
+      expect(err).toMatchObject({ code: "ERR_IMPORT_FIELD_TOO_LONG", data: { row: 3 } });
+    }
+    // as long as a cell holds is taken, and built right across chunk borders, "" included
+    const full = `"${"y".repeat(MAX_FIELD_CHARS - 3)}""z",2`;
+    const rows = await read([`a,b\n${full.slice(0, 5000)}`, full.slice(5000, 20000), `${full.slice(20000)}\n`]);
+    expect(rows[1]).toEqual([`${"y".repeat(MAX_FIELD_CHARS - 3)}"z`, "2"]);
+    expect(rows[1][0]).toHaveLength(MAX_FIELD_CHARS - 1);
+  });
+
+  it("takes a smaller field bound and the number of fields as options, the old call shape too", async () => {
+    const source = () => Readable.from([Buffer.from("a,bcdef,c\n")]);
+    const out: string[][] = [];
+    for await (const r of csvRows(source(), { maxFields: 2, maxFieldChars: 5 })) out.push(r);
+    expect(out).toEqual([["a", "bcdef"]]);
+    const err = await (async () => {
+      for await (const _ of csvRows(source(), { maxFieldChars: 4 }));
+    })().catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: "ERR_IMPORT_FIELD_TOO_LONG", data: { row: 1 } });
+  });
+
+  it("gives the event loop a turn between chunks, even when they arrive without waiting", async () => {
+    const chunks = Array.from({ length: 50 }, () => Buffer.from("Ana,5491133334444\n".repeat(500)));
+    let turns = 0;
+    let counting = true;
+    const count = () => {
+      turns++;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    let rows = 0;
+    for await (const _ of csvRows(Readable.from(chunks))) rows++;
+    counting = false;
+    expect(rows).toBe(25_000);
+    // other requests get the loop at least once per chunk read
+    expect(turns).toBeGreaterThanOrEqual(chunks.length);
   });
 });

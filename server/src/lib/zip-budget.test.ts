@@ -1,7 +1,21 @@
 import ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
-import { MB, deflatedZeros, zipOf } from "../test/zips.js";
-import { NotZip, ZipOverBudget, checkZipBudget } from "./zip-budget.js";
+import { paddedBomb } from "../test/crafted-sheets.js";
+import { MB, deflatedZeros, packedText, zipOf, zipWithDirectory } from "../test/zips.js";
+import { InflateBudget, NotZip, ZipOverBudget, checkZipBudget, entryStream, zipEntries } from "./zip-budget.js";
+
+/** Inflates an entry through `budget`, counting what actually came out. */
+async function drain(zip: Buffer, name: string, budget: InflateBudget) {
+  const entry = zipEntries(zip).find((e) => e.name === name);
+  if (!entry) throw new Error(`no ${name}`);
+  let out = 0;
+  try {
+    for await (const c of entryStream(zip, entry, budget)) out += (c as Buffer).length;
+    return { out };
+  } catch (error) {
+    return { out, error };
+  }
+}
 
 describe("checkZipBudget", () => {
   it("lets a real .xlsx through", async () => {
@@ -23,11 +37,53 @@ describe("checkZipBudget", () => {
     }
   });
 
-  it("stops a bomb as soon as it passes the budget: 256 MB of zeros in a file of a quarter megabyte", async () => {
+  it("refuses a bomb that states its size before inflating any of it, and stops one that understates it", async () => {
     const packed = await deflatedZeros(256);
-    const zip = zipOf([{ name: "xl/sharedStrings.xml", packed }], true);
-    expect(zip.length).toBeLessThan(MB / 4);
-    await expect(checkZipBudget(zip, 64 * MB)).rejects.toBeInstanceOf(ZipOverBudget);
+    const honest = zipOf([{ name: "xl/sharedStrings.xml", packed, size: 256 * MB }], true);
+    expect(honest.length).toBeLessThan(MB / 4);
+    expect(await drain(honest, "xl/sharedStrings.xml", new InflateBudget(64 * MB))).toEqual({
+      out: 0,
+      error: expect.any(ZipOverBudget),
+    });
+    const lying = zipOf([{ name: "xl/sharedStrings.xml", packed, size: 1000 }], true);
+    const { out, error } = await drain(lying, "xl/sharedStrings.xml", new InflateBudget(64 * MB));
+    expect(error).toBeInstanceOf(NotZip);
+    expect(out).toBeLessThanOrEqual(1000);
+    await expect(checkZipBudget(lying, 64 * MB)).rejects.toBeInstanceOf(NotZip);
+  });
+
+  it("issue 26: an entry whose compressed size covers padding is refused, and what follows it is counted", async () => {
+    // the old walk of local headers stopped at the padding and passed this file, 200 MB of XML inside
+    const zip = await paddedBomb(100);
+    expect(zip.length).toBeLessThan(MB);
+    const padded = await drain(zip, "[Content_Types].xml", new InflateBudget(64 * MB));
+    expect(padded.error).toBeInstanceOf(NotZip);
+    await expect(checkZipBudget(zip, 64 * MB)).rejects.toBeInstanceOf(NotZip);
+    const budget = new InflateBudget(64 * MB);
+    expect((await drain(zip, "xl/worksheets/sheet1.xml", budget)).error).toBeInstanceOf(ZipOverBudget);
+    expect(budget.used).toBe(0);
+  });
+
+  it("refuses a zip whose local headers and central directory disagree, or whose entries overlap", async () => {
+    const good = zipWithDirectory([
+      { name: "a.xml", ...packedText("hola ".repeat(100)) },
+      { name: "b.xml", ...packedText("chau ".repeat(100)) },
+    ]);
+    expect(zipEntries(good).map((e) => [e.name, e.size])).toEqual([
+      ["a.xml", 500],
+      ["b.xml", 500],
+    ]);
+    const renamed = Buffer.from(good);
+    renamed.write("c", 30); // the first local header's name
+    expect(() => zipEntries(renamed)).toThrow(NotZip);
+    const resized = Buffer.from(good);
+    resized.writeUInt32LE(400, 22); // the first local header's size
+    expect(() => zipEntries(resized)).toThrow(NotZip);
+    const overlapping = Buffer.from(good);
+    const secondInDirectory = overlapping.lastIndexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    overlapping.writeUInt32LE(0, secondInDirectory + 42); // b.xml's data said to start at a.xml
+    expect(() => zipEntries(overlapping)).toThrow(NotZip);
+    expect(() => zipEntries(good.subarray(0, good.length - 10))).toThrow(NotZip);
   });
 
   it("answers NotZip for a broken compressed stream or an unknown method", async () => {
@@ -37,6 +93,7 @@ describe("checkZipBudget", () => {
     await expect(checkZipBudget(broken, MB)).rejects.toBeInstanceOf(NotZip);
     const method = Buffer.from(zip);
     method.writeUInt16LE(99, 8);
+    method.writeUInt16LE(99, method.lastIndexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])) + 10);
     await expect(checkZipBudget(method, MB)).rejects.toBeInstanceOf(NotZip);
   });
 });

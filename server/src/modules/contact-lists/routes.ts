@@ -18,6 +18,7 @@ import { scopedFor } from "../../db/scoped.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { storeSingleFile } from "../../plugins/upload.js";
 import { importSpreadsheet } from "./import.js";
+import { sweepImportLeftovers } from "./leftovers.js";
 import { allLists, findListView, itemView, pageItems, pageLists } from "./queries.js";
 import { isCompoundFile } from "../../lib/xls/compound-file.js";
 import { exampleSheet, type SheetKind } from "./spreadsheet.js";
@@ -29,6 +30,11 @@ export async function contactListsRoutes(app: FastifyInstance) {
   const use = { permission: "campaigns.use" } as const;
   // deleting a number of a list is the contacts page's rule (secondary §6)
   const remove = { permission: "contact-lists.delete-item" } as const;
+  // the uploads of imports a crash cut short: their own removal (below) never ran
+  app.addHook("onReady", async () => {
+    const { config, storage, log } = app.charla;
+    await sweepImportLeftovers(config.dataDir, storage).catch((err) => log.warn({ err }, "import leftovers not swept"));
+  });
 
   r.get(
     "/contact-lists",

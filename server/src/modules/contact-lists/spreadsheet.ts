@@ -1,10 +1,12 @@
-import { Readable } from "node:stream";
+import type { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
+import { ContactListImportLimits } from "@charla/contracts";
 import ExcelJS from "exceljs";
 import { AppError } from "../../lib/app-error.js";
 import { csvRows } from "../../lib/csv-rows.js";
 import { readXls } from "../../lib/xls/workbook.js";
-import { ZipOverBudget, checkZipBudget } from "../../lib/zip-budget.js";
+import { xlsxRows } from "../../lib/xlsx-rows.js";
+import { ZipOverBudget } from "../../lib/zip-budget.js";
 
 /** One data row of an import: its row number in the sheet (1-based, as the user sees it) and its cells. */
 export type SheetRow = { row: number; name: string; number: string; email: string };
@@ -83,6 +85,13 @@ const XLSX_INFLATED_BUDGET = 64 * 1024 * 1024;
 /** Only the first columns are read (A to Z): the three an import uses are among them, wherever the header puts them. */
 const MAX_COLUMNS = 26;
 
+const XLSX_LIMITS = {
+  inflatedBudget: XLSX_INFLATED_BUDGET,
+  maxColumns: MAX_COLUMNS,
+  // every cell of a sheet at the row limit (blank rows counted) a string of its own
+  maxStrings: 2 * ContactListImportLimits.rows * MAX_COLUMNS,
+};
+
 /** The first `MAX_COLUMNS` of a row's `count` cells as text (`at` is 0-based); a far-away cell costs nothing. */
 function firstCells(count: number, at: (i: number) => unknown): string[] {
   const cells: string[] = [];
@@ -132,32 +141,17 @@ async function* rawRows(source: Readable, kind: SheetKind): AsyncGenerator<[numb
       for (const [row, cells] of readXls(await buffer(source))) yield [row, firstCells(cells.length, (i) => cells[i])];
       return;
     }
-    // exceljs holds the shared strings in memory and a sheet stored before them on disk: first make
-    // sure the whole inflates to what a sheet within the row limit could (the upload limit bounds the
-    // buffer)
+    // read by Charla's own reader, not exceljs's: that one wrote a sheet stored before its shared
+    // strings (as Excel stores them) to a temp file it removed only at exit, and read entries past
+    // what a budget had counted. This one reads the zip from memory (the upload limit bounds it)
+    // and inflates only the entries it reads, within the budget, writing nothing.
     const zip = await buffer(source);
     try {
-      await checkZipBudget(zip, XLSX_INFLATED_BUDGET);
+      for await (const [row, cells] of xlsxRows(zip, XLSX_LIMITS)) yield [row, firstCells(cells.length, (i) => cells[i])];
     } catch (err) {
-      throw new AppError(err instanceof ZipOverBudget ? "ERR_IMPORT_TOO_MANY_ROWS" : "ERR_IMPORT_FORMAT");
+      if (err instanceof ZipOverBudget) throw new AppError("ERR_IMPORT_TOO_MANY_ROWS");
+      throw err;
     }
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([zip]), {
-      sharedStrings: "cache",
-      hyperlinks: "ignore",
-      styles: "ignore",
-      worksheets: "emit",
-      entries: "emit",
-    });
-    for await (const sheet of reader) {
-      for await (const r of sheet) {
-        // cell by cell: exceljs's row.values walks to the row's last cell, however far away
-        const row = r as ExcelJS.Row;
-        yield [row.number, firstCells(row.cellCount, (i) => row.findCell(i + 1)?.value)];
-      }
-      return; // the first sheet only
-    }
-    // a zip with no worksheet in it (a broken file, another kind of zip)
-    throw new AppError("ERR_IMPORT_FORMAT");
   } catch (err) {
     if (err instanceof AppError) throw err;
     throw new AppError("ERR_IMPORT_FORMAT");
