@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { IdSchema, SearchParam, V, boundedName, text } from "./common.js";
+import { SearchParam, V, boundedName, looseBoolOr, looseIdOrNull, text, looseTextOr } from "./common.js";
 import { Limits } from "./limits.js";
 
 /** secondary §4 Campaign status. */
@@ -13,8 +13,8 @@ export const CampaignLimits = { message: Limits.messageBody.max, variables: 50, 
 /** The built-in variables a message may hold; custom ones come from the campaign settings. */
 export const CAMPAIGN_BUILTIN_VARIABLES = ["name", "phone", "email"] as const;
 
-const variant = text().max(CampaignLimits.message, V.tooLong).optional().default("");
-const optionalId = z.union([IdSchema, z.null()]).optional().default(null);
+const variant = looseTextOr(text().max(CampaignLimits.message, V.tooLong), "");
+const optionalId = looseIdOrNull();
 
 /**
  * secondary §5 Campaign: name 2–50 ('Muy Corto!', 'Demasiado largo', 'Requerido'). At least one message,
@@ -34,7 +34,7 @@ export const CampaignForm = z
     confirmationMessage3: variant,
     confirmationMessage4: variant,
     confirmationMessage5: variant,
-    confirmation: z.boolean({ error: V.invalid }).optional().default(false),
+    confirmation: looseBoolOr(false),
     whatsappId: optionalId,
     contactListId: optionalId,
     tagListId: optionalId,

@@ -46,3 +46,51 @@ export type PageQuery = z.infer<typeof PageQuery>;
 
 /** ISO date (YYYY-MM-DD). */
 export const DateOnly = text().regex(/^\d{4}-\d{2}-\d{2}$/, V.invalid);
+
+/*
+ * Loose optional values. The web clients of the product family send an optional value in whichever
+ * form their form library left it: a switch as `true`, `1` or `"true"`, a cleared select as `null`,
+ * `""` or `false`, an untouched text as `""` or `null`. The helpers below accept those forms for
+ * every route in one place, so a value that means "none" is never refused as invalid.
+ */
+
+const isNone = (v: unknown) => v === null || v === "" || v === false || v === "null" || v === "false";
+const truthy = new Set<unknown>([true, 1, "true", "1"]);
+const falsy = new Set<unknown>([false, 0, "false", "0"]);
+
+type LooseBoolIn = boolean | number | string | null;
+const boolOf = (fallback: boolean | undefined) => (v: LooseBoolIn) =>
+  v === null || v === "" ? fallback : truthy.has(v) ? true : falsy.has(v) ? false : v;
+
+/** An optional boolean: `true/false`, `1/0` and their strings; `null` or `""` is absent. */
+export const looseBool = () => z.preprocess(boolOf(undefined), z.boolean({ error: V.invalid }).optional()).optional();
+
+/** The same with a value for absent, `null` and `""`. */
+export const looseBoolOr = (fallback: boolean) =>
+  z.preprocess(boolOf(fallback), z.boolean({ error: V.invalid })).default(fallback);
+
+type LooseIdIn = number | string | boolean | null;
+// `true` is no id (coercion would read it as 1)
+const idOf = (v: LooseIdIn) => (isNone(v) ? null : v === true ? Number.NaN : v);
+
+/**
+ * An optional id that may be cleared: a positive integer (number or numeric string), or "none" as
+ * `null`, `""`, `false` (and `"null"`, `"false"` in a query), read as `null`. Absent stays absent.
+ */
+export const looseId = () => z.preprocess(idOf, IdSchema.nullable()).optional();
+
+/** The same, absent read as `null` too. */
+export const looseIdOrNull = () => z.preprocess(idOf, IdSchema.nullable()).default(null);
+
+const emptyText = (v: unknown) => v === null || (typeof v === "string" && v.trim() === "");
+
+/**
+ * An optional text whose empty form means absent: `""`, blank or `null` is not given, so the field's
+ * own rules (an email, a colour, a date) apply only to a real value. With `fallback`, absent and
+ * empty read as it.
+ */
+export const looseText = <S extends z.ZodType>(schema: S) =>
+  z.preprocess((v: z.input<S> | null) => (emptyText(v) ? undefined : v), schema.optional()).optional();
+
+export const looseTextOr = <S extends z.ZodType>(schema: S, fallback: z.output<S> & z.input<S>) =>
+  z.preprocess((v: z.input<S> | null) => (emptyText(v) ? fallback : v), schema).default(fallback as never);

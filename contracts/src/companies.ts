@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DateOnly, IdSchema, V, emailField, requiredName, text } from "./common.js";
+import { DateOnly, IdSchema, V, emailField, requiredName, text, looseBool, looseText } from "./common.js";
 import { Limits } from "./limits.js";
 import type { PlanView } from "./plans.js";
 import type { SettingView } from "./setting-definitions.js";
@@ -15,11 +15,11 @@ const companyFields = {
   email: z.union([z.literal(""), emailField]).optional(),
   phone: text().trim().max(30, V.tooLong).optional(),
   planId: IdSchema,
-  status: z.boolean().optional(),
+  status: looseBool(),
   dueDate: DateOnly.nullable().optional(),
   recurrence: z.enum(Recurrences).optional(),
-  primaryColor: color.optional(),
-  headerColor: color.optional(),
+  primaryColor: looseText(color),
+  headerColor: looseText(color),
   pageTitle: text().trim().max(60, V.tooLong).optional(),
   phoneNotification: text().trim().max(30, V.tooLong).optional(),
 };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { IdSchema, V, requiredName, text } from "./common.js";
+import { IdSchema, V, requiredName, text, looseBoolOr, looseIdOrNull, looseTextOr } from "./common.js";
 import type { QueueRef } from "./users.js";
 
 export const ConnectionStatuses = ["qrcode", "PAIRING", "OPENING", "CONNECTED", "DISCONNECTED", "TIMEOUT"] as const;
@@ -17,7 +17,7 @@ export type StatusReason = (typeof StatusReasons)[number];
 export const ConnectionProviders = ["beta", "simulator"] as const;
 export type ConnectionProvider = (typeof ConnectionProviders)[number];
 
-const message = text().max(4096, V.tooLong).optional().default("");
+const message = looseTextOr(text().max(4096, V.tooLong), "");
 const minutes = z.coerce.number({ error: V.invalid }).int(V.invalid).min(0, V.invalid).max(100_000, V.invalid);
 
 /**
@@ -33,7 +33,7 @@ export const ConnectionForm = z.object({
     .transform((raw) => raw.replace(/\D/g, ""))
     .pipe(text().min(1, V.required).min(8, V.tooShort).max(20, V.tooLong)),
   provider: z.enum(ConnectionProviders).optional().default("beta"),
-  isDefault: z.boolean().optional().default(false),
+  isDefault: looseBoolOr(false),
   greetingMessage: message,
   complationMessage: message,
   transferMessage: message,
@@ -41,8 +41,8 @@ export const ConnectionForm = z.object({
   ratingMessage: message,
   expiresInactiveMessage: message,
   queueIds: z.array(IdSchema).max(100).optional().default([]),
-  promptId: IdSchema.nullable().optional().default(null),
-  sendIdQueue: IdSchema.nullable().optional().default(null),
+  promptId: looseIdOrNull(),
+  sendIdQueue: looseIdOrNull(),
   timeSendQueue: minutes.optional().default(0),
   maxUseBotQueues: minutes.optional().default(3),
   timeUseBotQueues: minutes.optional().default(0),

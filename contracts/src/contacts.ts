@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { V, emailField, requiredName, text } from "./common.js";
+import { V, emailField, requiredName, text, looseTextOr } from "./common.js";
 import { Limits } from "./limits.js";
 import { normalizeNumber } from "./numbers.js";
 
@@ -17,11 +17,8 @@ export const ExtraInfoItem = z.object({
 /** Contact modal (core §5): name 2–50, number optional 8–50 digits, email valid when given. */
 export const ContactForm = z.object({
   name: requiredName,
-  number: number.optional().default(""),
-  email: z
-    .union([z.literal(""), emailField])
-    .optional()
-    .default(""),
+  number: looseTextOr(number, ""),
+  email: looseTextOr(z.union([z.literal(""), emailField]), ""),
   extraInfo: z.array(ExtraInfoItem).max(50).optional().default([]),
 });
 export type ContactForm = z.input<typeof ContactForm>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DateOnly, text, V } from "./common.js";
+import { DateOnly, text, V, looseText } from "./common.js";
 import type { ClosedTicketsPage } from "./tickets.js";
 
 /** Dashboard period presets in days (core §9). */
@@ -42,13 +42,14 @@ export const DashboardDay = z.union([
  * `days` wins when both kinds are given.
  */
 const FilterFields = z.object({
-  days: z.coerce
-    .number()
-    .int()
-    .refine((n) => (DashboardPeriods as readonly number[]).includes(n), V.invalid)
-    .optional(),
-  date_from: DashboardDay.optional(),
-  date_to: DashboardDay.optional(),
+  days: looseText(
+    z.coerce
+      .number()
+      .int()
+      .refine((n) => (DashboardPeriods as readonly number[]).includes(n), V.invalid),
+  ),
+  date_from: looseText(DashboardDay),
+  date_to: looseText(DashboardDay),
 });
 /** Two plain days are ordered here; an instant is a day only in the company's zone (the server checks those). */
 const ordered = (f: { date_from?: string; date_to?: string }) =>
@@ -63,7 +64,7 @@ export const DashboardClosedQuery = FilterFields.extend({
 }).refine(ordered, orderIssue);
 export type DashboardClosedQuery = z.infer<typeof DashboardClosedQuery>;
 
-export const TicketsPerHourQuery = z.object({ date: DashboardDay.optional() });
+export const TicketsPerHourQuery = z.object({ date: looseText(DashboardDay) });
 
 /** One agent's row of the attendants table, for the selected period. */
 export type DashboardAttendant = {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { V, requiredName } from "./common.js";
+import { V, requiredName, looseBoolOr } from "./common.js";
 import { PlanFlags, type PlanFlagSet } from "./permissions.js";
 
 const count = z.coerce.number({ error: V.invalid }).int(V.invalid).min(0, V.invalid).max(1_000_000, V.invalid);
@@ -16,13 +16,13 @@ export const PlanForm = z.object({
     .max(20, V.tooLong)
     .regex(/^\d{1,12}([.,]\d{1,2})?$/, V.invalid)
     .default("0"),
-  useCampaigns: z.boolean().default(true),
-  useSchedules: z.boolean().default(true),
-  useInternalChat: z.boolean().default(true),
-  useExternalApi: z.boolean().default(true),
-  useKanban: z.boolean().default(true),
-  useOpenAi: z.boolean().default(false),
-  useIntegrations: z.boolean().default(false),
+  useCampaigns: looseBoolOr(true),
+  useSchedules: looseBoolOr(true),
+  useInternalChat: looseBoolOr(true),
+  useExternalApi: looseBoolOr(true),
+  useKanban: looseBoolOr(true),
+  useOpenAi: looseBoolOr(false),
+  useIntegrations: looseBoolOr(false),
 });
 export type PlanForm = z.input<typeof PlanForm>;
 

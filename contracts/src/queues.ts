@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { IdSchema, V, requiredName, text } from "./common.js";
+import { IdSchema, V, requiredName, text, looseId, looseIdOrNull, looseTextOr } from "./common.js";
 import { Limits } from "./limits.js";
 
 /** core §9: every schedule's default zone. */
@@ -87,7 +87,7 @@ export const QUEUE_PALETTE = [
   "#000000", "#666666", "#B3B3B3", "#9F0500", "#C45100", "#FB9E00", "#808900", "#194D33", "#0C797D", "#0062B1",
 ] as const;
 
-const message = text().max(4096, V.tooLong).optional().default("");
+const message = looseTextOr(text().max(4096, V.tooLong), "");
 
 /**
  * POST /queue and PUT /queue/{id} (core §5 Queue, §7): name 2–50 and colour unique per company
@@ -103,8 +103,8 @@ export const QueueForm = z.object({
   ratingMessage: message,
   zone_time: TimeZone.optional(),
   schedules: Schedules.optional(),
-  promptId: IdSchema.nullable().optional(),
-  integrationId: IdSchema.nullable().optional(),
+  promptId: looseId(),
+  integrationId: looseId(),
 });
 export type QueueForm = z.input<typeof QueueForm>;
 
@@ -140,7 +140,7 @@ const optionMessage = text().max(4096, V.tooLong);
 /** POST /queue-options (queueId and parentId fix its place) and PUT /queue-options/{id} (title and message). */
 export const QueueOptionForm = z.object({
   queueId: IdSchema,
-  parentId: IdSchema.nullable().optional().default(null),
+  parentId: looseIdOrNull(),
   title: optionTitle,
   message: optionMessage.optional().default(""),
 });

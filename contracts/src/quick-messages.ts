@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { V, text } from "./common.js";
+import { V, text, looseBoolOr, looseTextOr } from "./common.js";
 import { Limits } from "./limits.js";
 
 /** Longest shortcode and message a quick reply keeps (secondary §3 QuickMessage). */
@@ -15,9 +15,9 @@ export const QuickMessageForm = z.object({
     // the slash list matches what follows "/": a leading slash typed here is not part of the code
     .transform((s) => s.replace(/^\/+/, "").trim())
     .pipe(text().min(1, V.mandatory).max(QuickMessageLimits.shortcode, V.tooLong).regex(/^\S+$/, V.invalid)),
-  message: text().max(QuickMessageLimits.message, V.tooLong).optional().default(""),
-  geral: z.boolean({ error: V.invalid }).optional().default(true),
-  status: z.boolean({ error: V.invalid }).optional().default(true),
+  message: looseTextOr(text().max(QuickMessageLimits.message, V.tooLong), ""),
+  geral: looseBoolOr(true),
+  status: looseBoolOr(true),
 });
 export type QuickMessageForm = z.input<typeof QuickMessageForm>;
 

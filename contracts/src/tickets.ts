@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DateOnly, IdSchema, SearchParam, V, text } from "./common.js";
+import { DateOnly, IdSchema, looseText, SearchParam, V, text, looseBool, looseBoolOr, looseId } from "./common.js";
 import type { ContactView } from "./contacts.js";
 import type { ErrorCode } from "./errors.js";
 import { Limits } from "./limits.js";
@@ -96,10 +96,7 @@ export const IdListParam = z
     return parsed.data;
   });
 
-const flag = z
-  .enum(["true", "false"])
-  .optional()
-  .transform((v) => v === "true");
+const flag = looseBoolOr(false);
 
 /** GET /tickets (core §7): every filter of the list and search tabs. */
 export const TicketListQuery = z.object({
@@ -111,8 +108,8 @@ export const TicketListQuery = z.object({
   queueIds: IdListParam,
   showAll: flag,
   withUnreadMessages: flag,
-  date: DateOnly.optional(),
-  updatedAt: DateOnly.optional(),
+  date: looseText(DateOnly),
+  updatedAt: looseText(DateOnly),
 });
 export type TicketListQuery = z.input<typeof TicketListQuery>;
 
@@ -121,9 +118,9 @@ export type TicketsPage = { tickets: TicketView[]; count: number; hasMore: boole
 /** New-ticket modal (core §4, §5): a contact; a queue unless the user is admin (checked by the API). */
 export const TicketCreateForm = z.object({
   contactId: IdSchema,
-  queueId: IdSchema.nullable().optional(),
-  whatsappId: IdSchema.nullable().optional(),
-  userId: IdSchema.nullable().optional(),
+  queueId: looseId(),
+  whatsappId: looseId(),
+  userId: looseId(),
   status: z.literal("open").optional().default("open"),
 });
 export type TicketCreateForm = z.input<typeof TicketCreateForm>;
@@ -134,12 +131,12 @@ export type TicketCreateForm = z.input<typeof TicketCreateForm>;
  */
 export const TicketUpdateForm = z.object({
   status: z.enum(TicketStatuses).optional(),
-  userId: IdSchema.nullable().optional(),
-  queueId: IdSchema.nullable().optional(),
-  whatsappId: IdSchema.nullable().optional(),
-  useIntegration: z.boolean().optional(),
-  promptId: IdSchema.nullable().optional(),
-  integrationId: IdSchema.nullable().optional(),
+  userId: looseId(),
+  queueId: looseId(),
+  whatsappId: looseId(),
+  useIntegration: looseBool(),
+  promptId: looseId(),
+  integrationId: looseId(),
   /** The status the screen showed: a ticket that moved meanwhile answers 409 ERR_TICKET_STATUS_CHANGED. */
   expectedStatus: z.enum(TicketStatuses).optional(),
 });
@@ -180,9 +177,9 @@ export const MessageSendForm = z
     body: text().max(Limits.messageBody.max, V.tooLong).optional().default(""),
     quotedMsg: z.object({ id: IdSchema }).nullable().optional(),
     /** Admins' sign option (core §5): prefixes the text with the user's name in bold. */
-    sign: z.boolean().optional().default(false),
-    read: z.boolean().optional(),
-    fromMe: z.boolean().optional(),
+    sign: looseBoolOr(false),
+    read: looseBool(),
+    fromMe: looseBool(),
     mediaUrl: text().max(500).optional(),
     /**
      * The sender's own id for this message (idempotency key, e.g. a UUID): repeating the request with
@@ -238,7 +235,10 @@ export const TagsSyncForm = z.object({
 });
 export type TagsSyncForm = z.input<typeof TagsSyncForm>;
 
-/** Tag form (core §5): name at least 3 characters (Obligatorio / Mensaje muy corto). */
+/**
+ * Tag form (core §5): name at least 3 characters (Obligatorio / Mensaje muy corto). core §7 creates a
+ * tag with its name alone: without a colour (absent, `""`, `null`) the server picks one.
+ */
 export const TagForm = z.object({
   name: z
     .string({ error: V.mandatory })
@@ -246,12 +246,11 @@ export const TagForm = z.object({
     .min(1, V.mandatory)
     .min(Limits.tagName.min, V.shortMessage)
     .max(Limits.tagName.max, V.tooLong),
-  color: z
-    .string()
-    .trim()
-    .regex(/^#[0-9a-fA-F]{3,8}$/, V.invalid)
-    .optional()
-    .default("#5C59A0"),
+  color: looseText(
+    text()
+      .trim()
+      .regex(/^#[0-9a-fA-F]{3,8}$/, V.invalid),
+  ),
   kanban: z
     .union([z.literal(0), z.literal(1)])
     .optional()

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { IdSchema, V, emailField, requiredName, text } from "./common.js";
+import { IdSchema, V, emailField, requiredName, text, looseBool, looseId, looseText } from "./common.js";
 import { Limits } from "./limits.js";
 import { Profiles, type Profile } from "./permissions.js";
 
@@ -11,9 +11,9 @@ const userFields = {
   name: requiredName,
   email: emailField,
   profile: z.enum(Profiles, { error: V.required }),
-  super: z.boolean().optional(),
+  super: looseBool(),
   queueIds: z.array(IdSchema).max(500).optional(),
-  whatsappId: IdSchema.nullable().optional(),
+  whatsappId: looseId(),
   allTicket: z.enum(["enable", "disable"]).optional(),
 };
 
@@ -28,7 +28,7 @@ export type UserCreateForm = z.input<typeof UserCreateForm>;
 export const UserUpdateForm = z.object({
   ...userFields,
   profile: userFields.profile.optional(),
-  password: z.union([z.literal(""), password]).optional(),
+  password: looseText(password),
   /** The editor's current password; required when users change their own (ERR_WRONG_PASSWORD when it is not theirs). */
   currentPassword: text().max(Limits.password.max, V.tooLong).optional(),
 });

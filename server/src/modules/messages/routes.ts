@@ -8,6 +8,7 @@ import {
   type MessageView,
   V,
   can,
+  looseBoolOr,
   storableText,
 } from "@charla/contracts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
@@ -24,7 +25,7 @@ import { messagesPage } from "./page.js";
 import { type Outgoing, type StoredMedia, driverOfTicket, quotableMessage, sendToTicket } from "./send.js";
 
 const TicketParams = z.object({ ticketId: IdParams.shape.id });
-const PageQuery = MessagesQuery.extend({ peek: z.enum(["true", "false"]).optional() });
+const PageQuery = MessagesQuery.extend({ peek: looseBoolOr(false) });
 
 const tenant = scopedFor;
 
@@ -95,7 +96,7 @@ async function readMultipartDraft(req: FastifyRequest, fields: Record<string, st
   const parsed = MessageSendForm.safeParse({
     body: fields.body ?? "",
     quotedMsg: quoted,
-    sign: fields.sign === "true",
+    sign: fields.sign,
     clientId: fields.clientId || undefined,
   });
   if (!parsed.success)
@@ -105,6 +106,9 @@ async function readMultipartDraft(req: FastifyRequest, fields: Record<string, st
   const { body, quotedMsg, sign, clientId } = parsed.data;
   return { body, quotedId: quotedMsg?.id ?? null, sign, clientId, files };
 }
+
+/** How long WhatsApp accepts "delete for everyone" after a message was sent. */
+const REVOKE_WINDOW_MS = 60 * 3_600_000;
 
 export async function messagesRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -118,7 +122,7 @@ export async function messagesRoutes(app: FastifyInstance) {
       const q = tenant(req);
       return messagesPage(req.ctx, q, await loadViewer(q, req.ctx.user), req.params.ticketId, {
         pageNumber: req.query.pageNumber,
-        peek: req.query.peek === "true",
+        peek: req.query.peek,
       });
     },
   );
@@ -226,6 +230,11 @@ export async function messagesRoutes(app: FastifyInstance) {
     if (!message.fromMe || message.isDeleted) throw new AppError("ERR_DELETE_WAPP_MSG");
     // an agent deletes what they sent or what was sent on their own ticket, not a colleague's words
     if (!isStaff(viewer) && message.userId !== viewer.id && ticket.userId !== viewer.id) throw new AppError("ERR_NO_PERMISSION");
+    // WhatsApp lets a sent message be deleted for everyone for about 60 hours; past that the phone keeps
+    // it, so it is refused as the spec's "message may be too old" rather than hidden here alone
+    if (message.channelId && message.ack > 0 && Date.now() - message.createdAt.getTime() > REVOKE_WINDOW_MS) {
+      throw new AppError("ERR_FETCH_WAPP_MSG");
+    }
     if (message.channelId) {
       const driver = await driverOfTicket(req.ctx, req.ctx.companyId, { whatsappId: message.whatsappId ?? ticket.whatsappId });
       const contact = found(await q.contacts.findById(ticket.contactId), "ERR_NO_CONTACT_FOUND");
