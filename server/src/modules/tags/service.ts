@@ -1,8 +1,8 @@
-import { Events, type TagEvent, type TagForm, type TagView, can } from "@charla/contracts";
+import { Events, QUEUE_PALETTE, type TagEvent, type TagForm, type TagView, can } from "@charla/contracts";
 import { eq } from "drizzle-orm";
 import type { z } from "zod";
 import type { RequestCtx } from "../../context.js";
-import { scoped } from "../../db/scoped.js";
+import { type Scoped, scoped } from "../../db/scoped.js";
 import { tags } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
 import { AppError, found } from "../../lib/app-error.js";
@@ -24,11 +24,22 @@ function announce(ctx: RequestCtx, event: TagEvent) {
 /** The Kanban flag is for admins and supervisors (core §6 tag modal); others keep what the tag had. */
 const kanbanOf = (ctx: RequestCtx, input: Input, current: number) => (can(ctx.user, "tag-modal:kanban") ? input.kanban : current);
 
+/**
+ * A colour for a tag created with its name alone (core §7 POST /tags: name): the first of the picker's
+ * presets no tag of the company has yet, else the presets in turn, so new tags never all look alike.
+ */
+async function freeColor(q: Scoped): Promise<string> {
+  const rows = await q.db.select({ color: tags.color }).from(tags).where(q.tags.where());
+  const used = new Set(rows.map((r) => r.color.toUpperCase()));
+  return QUEUE_PALETTE.find((c) => !used.has(c)) ?? QUEUE_PALETTE[rows.length % QUEUE_PALETTE.length];
+}
+
 export function createTag(ctx: RequestCtx, input: Input): Promise<TagView> {
   return withTransaction(ctx.db, async (tx, afterCommit) => {
     const q = scoped(tx, ctx.companyId);
+    const color = input.color ?? (await freeColor(q));
     const row = await q.tags
-      .insert({ name: input.name, color: input.color, kanban: kanbanOf(ctx, input, 0), userId: ctx.user.id })
+      .insert({ name: input.name, color, kanban: kanbanOf(ctx, input, 0), userId: ctx.user.id })
       .catch(mapUnique);
     const view = found(await findTagView(q, row.id), "ERR_NO_TAG_FOUND");
     afterCommit(() => announce(ctx, { action: "create", tag: view }));
@@ -42,7 +53,12 @@ export function updateTag(ctx: RequestCtx, id: number, input: Input): Promise<Ta
     const current = found(await q.tags.findById(id), "ERR_NO_TAG_FOUND");
     await tx
       .update(tags)
-      .set({ name: input.name, color: input.color, kanban: kanbanOf(ctx, input, current.kanban), updatedAt: new Date() })
+      .set({
+        name: input.name,
+        color: input.color ?? current.color,
+        kanban: kanbanOf(ctx, input, current.kanban),
+        updatedAt: new Date(),
+      })
       .where(q.tags.where(eq(tags.id, id)))
       .catch(mapUnique);
     const view = found(await findTagView(q, id), "ERR_NO_TAG_FOUND");

@@ -1,4 +1,4 @@
-import { Events, type TagView, type TagsPage } from "@charla/contracts";
+import { Events, QUEUE_PALETTE, type TagView, type TagsPage } from "@charla/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ticketTags } from "../../db/schema/index.js";
 import { type TestApp, getTestApp } from "../../test/app.js";
@@ -77,6 +77,33 @@ describe("#tags page endpoints", () => {
     expect(seen.map((e) => (e.payload as { action: string }).action)).toEqual(["create", "update", "update", "update", "delete"]);
     expect(seen.every((e) => e.companyId === w.c.id)).toBe(true);
     expect(seen.at(-1)?.payload).toEqual({ action: "delete", tagId: tag.id });
+  });
+
+  it("creates a tag from its name alone (core §7), each new one in a preset colour not yet taken", async () => {
+    const w = await company();
+    await buildTag(t.app, w.c.id, { name: "Roja", color: QUEUE_PALETTE[0].toLowerCase() });
+    const made: TagView[] = [];
+    for (const body of [{ name: "Primera" }, { name: "Segunda", color: "" }, { name: "Tercera", color: null }]) {
+      const res = await call(w.agent, "POST", "/tags", body);
+      expect(res.statusCode).toBe(201);
+      made.push(res.json() as TagView);
+    }
+    // the first preset is taken (whatever its case): the next ones, one each
+    expect(made.map((tag) => tag.color)).toEqual([QUEUE_PALETTE[1], QUEUE_PALETTE[2], QUEUE_PALETTE[3]]);
+    // an edit without a colour keeps it
+    expect((await call(w.agent, "PUT", `/tags/${made[0].id}`, { name: "Primera bis" })).json()).toMatchObject({
+      name: "Primera bis",
+      color: QUEUE_PALETTE[1],
+    });
+    expectError(await call(w.agent, "POST", "/tags", { name: "Mala", color: "rojo" }), 400, "ERR_VALIDATION");
+  });
+
+  it("rotates through the presets once every one is taken", async () => {
+    const w = await company();
+    for (const [i, color] of QUEUE_PALETTE.entries()) await buildTag(t.app, w.c.id, { name: `Tag ${i}`, color });
+    const first = (await call(w.admin, "POST", "/tags", { name: "Una más" })).json() as TagView;
+    const second = (await call(w.admin, "POST", "/tags", { name: "Y otra" })).json() as TagView;
+    expect([first.color, second.color]).toEqual([QUEUE_PALETTE[0], QUEUE_PALETTE[1]]);
   });
 
   it("refuses bad names (Obligatorio, too short, taken) and another company's tags, writing nothing", async () => {
