@@ -125,18 +125,26 @@ const catalogue = {
     pt: "Nenhuma conexão encontrada com este ID.",
     en: "No connection found with this ID.",
   },
+  /**
+   * Never raised, kept for clients that translate it: a message is recorded before it is sent
+   * (docs/acks.md), so a send that fails stays in the conversation marked failed (ack -1 with
+   * ERR_SENDING_WAPP_MSG), and a failure to record it is a database fault, answered ERR_INTERNAL
+   * (logged with the request id) or ERR_QUERY_TIMEOUT.
+   */
   ERR_CREATING_MESSAGE: {
     status: 500,
     es: "Error al crear el mensaje en la base de datos.",
     pt: "Erro ao criar a mensagem no banco de dados.",
     en: "Error creating the message.",
   },
+  /** A new ticket that lost a race for the contact's one open ticket, when no such ticket can be named (tickets/service.ts). */
   ERR_CREATING_TICKET: {
     status: 500,
     es: "Error al crear el ticket en la base de datos.",
     pt: "Erro ao criar o ticket no banco de dados.",
     en: "Error creating the ticket.",
   },
+  /** Deleting for everyone a message older than WhatsApp allows (about 60 hours): the phone would keep it. */
   ERR_FETCH_WAPP_MSG: {
     status: 400,
     es: "Error al obtener el mensaje de WhatsApp; quizá es demasiado antiguo.",

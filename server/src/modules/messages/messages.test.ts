@@ -353,6 +353,26 @@ describe("#messages list, read and delete", () => {
     expectError(await call(w.sAgent, "DELETE", `/messages/${mine.id}`), 400, "ERR_DELETE_WAPP_MSG");
   });
 
+  it("refuses to delete for everyone a message older than WhatsApp allows: ERR_FETCH_WAPP_MSG, nothing changed", async () => {
+    const w = await world();
+    const [old] = (await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, { body: "de hace días" })).json();
+    await waitFor(async () => (await t.app.charla.db.select().from(messages).where(eq(messages.id, old.id)))[0].ack > 0);
+    await t.app.charla.db
+      .update(messages)
+      .set({ createdAt: new Date(Date.now() - 61 * 3_600_000) })
+      .where(eq(messages.id, old.id));
+    const res = await call(w.sAgent, "DELETE", `/messages/${old.id}`);
+    expectError(res, 400, "ERR_FETCH_WAPP_MSG");
+    const [row] = await t.app.charla.db.select().from(messages).where(eq(messages.id, old.id));
+    expect(row.isDeleted).toBe(false);
+    // within the window it goes
+    await t.app.charla.db
+      .update(messages)
+      .set({ createdAt: new Date(Date.now() - 59 * 3_600_000) })
+      .where(eq(messages.id, old.id));
+    expect((await call(w.sAgent, "DELETE", `/messages/${old.id}`)).statusCode).toBe(204);
+  });
+
   it("takes a deleted message's text off the ticket's last message, with a ticket update", async () => {
     const w = await world();
     await buildMessage(t.app, w.ticket, { body: "*Hola*, ¿qué tal?", createdAt: new Date(Date.now() - 60_000) });
