@@ -11,13 +11,16 @@ import type { RequestCtx } from "../../context.js";
 import { scoped } from "../../db/scoped.js";
 import { contactListItems } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
-import { found } from "../../lib/app-error.js";
+import { AppError, found } from "../../lib/app-error.js";
+import { isCompoundFile } from "../../lib/xls/compound-file.js";
 import { normalizePhone } from "../../lib/phone.js";
 import { listAnnouncer } from "./announce.js";
 import { findListView } from "./queries.js";
 import { type SheetKind, type SheetRow, sheetRows } from "./spreadsheet.js";
 
-type Good = { name: string; number: string; email: string };
+/** A row that passed: the number normalized, the name (the number when empty) and the email checked. */
+export type ImportRow = { name: string; number: string; email: string };
+type Good = ImportRow;
 const CHUNK = 500;
 
 /** A row as an item, or why it is refused. An empty name takes the number, as the list shows it. */
@@ -49,15 +52,7 @@ export async function importSpreadsheet(
   kind: SheetKind,
 ): Promise<ContactListImportResult> {
   found(await scoped(ctx.db, ctx.companyId).contactLists.findById(listId), "ERR_NO_CONTACT_LIST_FOUND");
-  const byNumber = new Map<string, Good>();
-  const rejected: ImportRejection[] = [];
-  for await (const r of sheetRows(source, kind, ContactListImportLimits.rows)) {
-    const checked = checkRow(r);
-    if ("reason" in checked) rejected.push(checked);
-    else if (byNumber.has(checked.number)) rejected.push({ row: r.row, reason: "duplicate", value: checked.number });
-    else byNumber.set(checked.number, checked);
-  }
-  const good = [...byNumber.values()];
+  const { good, rejected } = await checkedSheetRows(source, kind);
 
   return withTransaction(ctx.db, async (tx, afterCommit) => {
     const q = scoped(tx, ctx.companyId);
@@ -81,11 +76,46 @@ export async function importSpreadsheet(
     const view = await findListView(q, listId);
     afterCommit(tell.item(listId, { action: "reload", contactListId: listId }));
     if (view) afterCommit(tell.list({ action: "update", record: view }));
-    return {
-      imported,
-      updated: good.length - imported,
-      rejected: rejected.slice(0, ContactListImportLimits.reportRejections),
-      rejectedCount: rejected.length,
-    };
+    return importSummary(imported, good, rejected);
   });
+}
+
+/**
+ * A sheet's rows, each checked (contact lists and the contacts page import alike): the good ones, one per
+ * number (a number seen again is rejected as repeated), and the rejected ones with their reason.
+ */
+export async function checkedSheetRows(
+  source: Readable,
+  kind: SheetKind,
+): Promise<{ good: ImportRow[]; rejected: ImportRejection[] }> {
+  const byNumber = new Map<string, Good>();
+  const rejected: ImportRejection[] = [];
+  for await (const r of sheetRows(source, kind, ContactListImportLimits.rows)) {
+    const checked = checkRow(r);
+    if ("reason" in checked) rejected.push(checked);
+    else if (byNumber.has(checked.number)) rejected.push({ row: r.row, reason: "duplicate", value: checked.number });
+    else byNumber.set(checked.number, checked);
+  }
+  return { good: [...byNumber.values()], rejected };
+}
+
+/** What an import answers: rows added, rows that updated one already there, the first rejections and their count. */
+export function importSummary(imported: number, good: ImportRow[], rejected: ImportRejection[]): ContactListImportResult {
+  return {
+    imported,
+    updated: good.length - imported,
+    rejected: rejected.slice(0, ContactListImportLimits.reportRejections),
+    rejectedCount: rejected.length,
+  };
+}
+
+/**
+ * The file's kind by its bytes, never by its name: a zip is .xlsx, an OLE compound file is the old
+ * binary .xls (a .doc too, which then has no workbook in it), text is .csv; anything else is refused.
+ */
+export function sheetKind(head: Buffer): SheetKind {
+  if (head.subarray(0, 4).equals(Buffer.from("PK\x03\x04", "latin1"))) return "xlsx";
+  if (isCompoundFile(head)) return "xls";
+  if (head.length > 0 && !head.includes(0)) return "csv";
+  throw new AppError("ERR_IMPORT_FORMAT");
 }

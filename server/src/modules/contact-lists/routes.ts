@@ -15,13 +15,12 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { scopedFor } from "../../db/scoped.js";
-import { AppError, found } from "../../lib/app-error.js";
+import { found } from "../../lib/app-error.js";
 import { storeSingleFile } from "../../plugins/upload.js";
-import { importSpreadsheet } from "./import.js";
+import { importSpreadsheet, sheetKind } from "./import.js";
 import { sweepImportLeftovers } from "./leftovers.js";
 import { allLists, findListView, itemView, pageItems, pageLists } from "./queries.js";
-import { isCompoundFile } from "../../lib/xls/compound-file.js";
-import { exampleSheet, type SheetKind } from "./spreadsheet.js";
+import { exampleSheet } from "./spreadsheet.js";
 import { createItem, createList, deleteItem, deleteList, updateItem, updateList } from "./service.js";
 
 /** Contact lists and their items (secondary §7), behind campaigns.use (staff, plan flag useCampaigns). */
@@ -110,15 +109,4 @@ export async function contactListsRoutes(app: FastifyInstance) {
     await deleteItem(req.ctx, req.params.id);
     return reply.status(204).send();
   });
-}
-
-/**
- * The file's kind by its bytes, never by its name: a zip is .xlsx, an OLE compound file is the old
- * binary .xls (a .doc too, which then has no workbook in it), text is .csv; anything else is refused.
- */
-function sheetKind(head: Buffer): SheetKind {
-  if (head.subarray(0, 4).equals(Buffer.from("PK\x03\x04", "latin1"))) return "xlsx";
-  if (isCompoundFile(head)) return "xls";
-  if (head.length > 0 && !head.includes(0)) return "csv";
-  throw new AppError("ERR_IMPORT_FORMAT");
 }

@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import { ContactForm, IdParams, PageQuery, SearchParam } from "@charla/contracts";
+import { ContactForm, IdParams, PageQuery, SearchParam, looseId } from "@charla/contracts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -8,9 +8,10 @@ import { found } from "../../lib/app-error.js";
 import { contactsCsv } from "./csv.js";
 import { exportContacts, findContactView, listContacts, pageContacts } from "./queries.js";
 import { createContact, deleteContact, importContacts, updateContact } from "./service.js";
-import { IdSchema } from "@charla/contracts";
+import { importContactsUpload } from "./import-sheet.js";
 
-const ImportBody = z.object({ whatsappId: IdSchema.optional() }).optional();
+/** core §7 calls it with no body: an empty JSON, form or text body is that same call. */
+const ImportBody = z.union([z.object({ whatsappId: looseId() }), z.null(), z.literal("")]).optional();
 
 const ListQuery = z.object({ searchParam: SearchParam });
 
@@ -31,9 +32,7 @@ export async function contactsRoutes(app: FastifyInstance) {
       .type("text/csv; charset=utf-8")
       .send(Readable.from(contactsCsv(exportContacts(q(req))))),
   );
-  r.post("/contacts/import", { schema: { body: ImportBody }, config: { permission: "contacts.use" } }, (req) =>
-    importContacts(req.ctx, req.body?.whatsappId),
-  );
+  await app.register(importRoute);
   r.get("/contacts/:id", { schema: { params: IdParams }, config: { permission: "contacts.use" } }, async (req) =>
     found(await findContactView(q(req), req.params.id), "ERR_NO_CONTACT_FOUND"),
   );
@@ -51,4 +50,27 @@ export async function contactsRoutes(app: FastifyInstance) {
       return reply.status(204).send();
     },
   );
+}
+
+/**
+ * POST /contacts/import: with a multipart `file`, that sheet (the page's CSV export among them); without,
+ * the connection's address book (core §7, as the family's clients call it: no body, whatever content
+ * type their library set). Its own scope, so only this route reads an empty body as none.
+ */
+async function importRoute(app: FastifyInstance) {
+  const json = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (req, body, done) =>
+    String(body).trim() === "" ? done(null, undefined) : json(req, String(body), done),
+  );
+  app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_req, body, done) =>
+    done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+  );
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .post("/contacts/import", { schema: { body: ImportBody }, config: { permission: "contacts.use" } }, (req) =>
+      req.isMultipart()
+        ? importContactsUpload(req)
+        : importContacts(req.ctx, req.body && typeof req.body === "object" ? (req.body.whatsappId ?? undefined) : undefined),
+    );
 }

@@ -1,0 +1,78 @@
+import { randomUUID } from "node:crypto";
+import { type ContactListImportResult, ContactListImportLimits, Events } from "@charla/contracts";
+import { inArray, sql } from "drizzle-orm";
+import type { FastifyRequest } from "fastify";
+import type { RequestCtx } from "../../context.js";
+import { scoped } from "../../db/scoped.js";
+import { contacts } from "../../db/schema/index.js";
+import { withTransaction } from "../../db/tx.js";
+import { storeSingleFile } from "../../plugins/upload.js";
+import { checkedSheetRows, importSummary, sheetKind } from "../contact-lists/import.js";
+import { presentContacts } from "./queries.js";
+
+const CHUNK = 500;
+/** Past this many changes the page is told to read its list again instead of hearing each contact. */
+const ANNOUNCE_EACH_UP_TO = 200;
+
+/**
+ * Multipart `file`: the contacts page's CSV export (name, number, email; `;` or `,`) or any sheet the
+ * contact lists take, read and checked by the same code as theirs. New numbers become contacts, numbers
+ * already there take the row's name and email, and the answer is the contact lists' summary.
+ */
+export async function importContactsUpload(req: FastifyRequest): Promise<ContactListImportResult> {
+  const { storage, companyId } = req.ctx;
+  const stored = await storeSingleFile(req, "file", {
+    storage,
+    companyId,
+    path: `imports/${randomUUID()}`,
+    maxBytes: ContactListImportLimits.bytes,
+    looksRight: () => true,
+  });
+  try {
+    const kind = sheetKind(await storage.head(companyId, stored.path, 512));
+    const { good, rejected } = await checkedSheetRows(storage.stream(companyId, stored.path), kind);
+    const imported = await upsertContacts(req.ctx, good);
+    return importSummary(imported, good, rejected);
+  } finally {
+    await storage.remove(companyId, stored.path);
+  }
+}
+
+async function upsertContacts(ctx: RequestCtx, good: { name: string; number: string; email: string }[]): Promise<number> {
+  return withTransaction(ctx.db, async (tx, afterCommit) => {
+    const q = scoped(tx, ctx.companyId);
+    let imported = 0;
+    const touched: { id: number; inserted: boolean }[] = [];
+    for (let i = 0; i < good.length; i += CHUNK) {
+      const rows = await tx
+        .insert(contacts)
+        .values(good.slice(i, i + CHUNK).map((g) => ({ ...g, companyId: ctx.companyId })))
+        .onConflictDoUpdate({
+          target: [contacts.companyId, contacts.number],
+          // the unique index is partial (numbers not empty); ON CONFLICT must name the same predicate
+          targetWhere: sql`${contacts.number} <> ''`,
+          set: { name: sql`excluded.name`, email: sql`excluded.email`, updatedAt: sql`now()` },
+        })
+        // a row inserted by this statement has no deleting transaction yet (xmax 0); an updated one has
+        .returning({ id: contacts.id, inserted: sql<boolean>`(xmax = 0)` });
+      imported += rows.filter((r) => r.inserted).length;
+      touched.push(...rows);
+    }
+    if (touched.length && touched.length <= ANNOUNCE_EACH_UP_TO) {
+      const created = new Set(touched.filter((r) => r.inserted).map((r) => r.id));
+      const views = await presentContacts(
+        q,
+        await tx
+          .select()
+          .from(contacts)
+          .where(q.contacts.where(inArray(contacts.id, [...new Set(touched.map((r) => r.id))]))),
+      );
+      const room = ctx.realtime.toCompany(ctx.companyId);
+      afterCommit(() => {
+        for (const contact of views)
+          room.emit(Events.contact(ctx.companyId), { action: created.has(contact.id) ? "create" : "update", contact });
+      });
+    }
+    return imported;
+  });
+}
