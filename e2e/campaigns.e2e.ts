@@ -60,13 +60,24 @@ async function choose(page: Page, selectTestId: string, option: string) {
   await page.getByRole("option", { name: option, exact: true }).click();
 }
 
-/** The browser's own "now" (plus `minutes`) as a datetime-local value (its time zone, to the minute). */
+/** The browser's clock `minutes` ahead, as the dialog's DD/MM/AAAA and HH:mm fields take it. */
 const browserNow = (page: Page, minutes = 0) =>
   page.evaluate((ahead) => {
     const d = new Date(Date.now() + ahead * 60_000);
     const two = (n: number) => String(n).padStart(2, "0");
-    return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}T${two(d.getHours())}:${two(d.getMinutes())}`;
+    return {
+      date: `${two(d.getDate())}/${two(d.getMonth() + 1)}/${d.getFullYear()}`,
+      time: `${two(d.getHours())}:${two(d.getMinutes())}`,
+    };
   }, minutes);
+
+/** "Programar para": typed as a user types it, digits only (the fields put the slashes and colon). */
+async function scheduleIn(page: Page, minutes = 0) {
+  const when = await browserNow(page, minutes);
+  await input(page, "campaign-scheduled-date").fill(when.date.replace(/\D/g, ""));
+  await input(page, "campaign-scheduled-time").fill(when.time.replace(/\D/g, ""));
+  return when;
+}
 
 async function saveIntervalsAtZero(page: Page) {
   await page.getByTestId("menu-campaigns-config").click();
@@ -159,8 +170,12 @@ describe("campaigns", () => {
 
     // scheduled for now in the first tab: the timed-work runner starts and sends it
     await campaignRow(page, "Bienvenida").getByTestId("campaign-edit").click();
-    await input(page, "campaign-scheduled-at").waitFor();
-    await input(page, "campaign-scheduled-at").fill(await browserNow(page));
+    await input(page, "campaign-scheduled-date").waitFor();
+    // issue 26: DD/MM/AAAA as everywhere in the web, not the browser's mm/dd/yyyy
+    expect(await input(page, "campaign-scheduled-date").getAttribute("placeholder")).toBe("DD/MM/AAAA");
+    const when = await scheduleIn(page);
+    expect(await input(page, "campaign-scheduled-date").inputValue()).toBe(when.date);
+    expect(await input(page, "campaign-scheduled-time").inputValue()).toBe(when.time);
     await page.getByTestId("campaign-modal-save").click();
     await expect.poll(() => dialog.count(), { timeout: 10_000 }).toBe(0);
 
@@ -250,7 +265,19 @@ describe("campaigns", () => {
     await row.getByTestId("campaign-report").click();
     await page.waitForURL(/\/campaign\/\d+\/report$/);
     await expect.poll(() => page.getByTestId("campaign-report-delivered-value").textContent(), { timeout: 10_000 }).toBe("2");
+    // issue 26: no connection of its own, so the default one, named
+    expect(await page.getByTestId("campaign-report-connection").textContent()).toBe("Simulador (predeterminada)");
     await page.getByTestId("campaign-report-back").click();
+    await page.waitForURL(/\/campaigns$/);
+    expect(await row.textContent()).toContain("Simulador (predeterminada)");
+
+    // issue 26: the customer's phone (the simulator) shows what the campaign sent it
+    await page.getByTestId("menu-simulator").click();
+    await page.waitForURL(/\/simulator$/);
+    await input(page, "simulator-number").fill("5491155520001");
+    const received = page.getByTestId("simulator-out").filter({ hasText: "Última oferta para" });
+    await received.waitFor({ timeout: 15_000 });
+    await page.getByTestId("menu-campaigns").click();
     await page.waitForURL(/\/campaigns$/);
 
     // a finished campaign can be deleted, after asking
@@ -275,7 +302,7 @@ describe("campaigns", () => {
     await page.getByTestId("campaign-message1").fill("Mira nuestro folleto, {name}");
     await choose(page, "campaign-contact-list", "Clientes Folleto");
     // within the hour: once saved the campaign no longer takes a file, so the dialog attaches it first
-    await input(page, "campaign-scheduled-at").fill(await browserNow(page, 30));
+    const when = await scheduleIn(page, 30);
     await page.getByTestId("campaign-file").setInputFiles({ name: "folleto.png", mimeType: "image/png", buffer: tinyPng() });
     expect(await page.getByTestId("campaign-media-name").textContent()).toBe("folleto.png");
     await page.getByTestId("campaign-modal-save").click();
@@ -290,6 +317,9 @@ describe("campaigns", () => {
     expect(await page.getByTestId("campaign-mode-note").getAttribute("data-mode")).toBe("readOnly");
     expect(await page.getByTestId("campaign-media-name").textContent()).toBe("folleto.png");
     expect(await page.getByTestId("campaign-media-remove").count()).toBe(0);
+    // the saved instant comes back in the same DD/MM/AAAA and HH:mm fields
+    expect(await input(page, "campaign-scheduled-date").inputValue()).toBe(when.date);
+    expect(await input(page, "campaign-scheduled-time").inputValue()).toBe(when.time);
     await context.close();
   });
 });

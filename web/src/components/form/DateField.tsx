@@ -13,6 +13,11 @@ type Props = {
   max?: string;
   testId?: string;
   pickLabel: string;
+  disabled?: boolean;
+  /** "medium" beside a form's full-size fields; the dashboard's filter bar is small. */
+  size?: "small" | "medium";
+  /** Wider than the dashboard's filter where the form has room (e.g. `width: "100%"`). */
+  sx?: { width?: number | string };
 };
 
 /** Digits as typed become DD/MM/YYYY ("01112026" → "01/11/2026"); the slashes are never typed. */
@@ -37,7 +42,7 @@ export function isoOfShown(text: string): string | null {
  * away. A native date input draws the browser's own locale (MM/DD/YYYY in an English Chromium), so
  * the typed field is ours and the native one only opens the calendar.
  */
-export function DateField({ label, value, onChange, min, max, testId, pickLabel }: Props) {
+export function DateField({ label, value, onChange, min, max, testId, pickLabel, disabled, size = "small", sx }: Props) {
   const [text, setText] = useState(() => shown(value));
   const picker = useRef<HTMLInputElement>(null);
   useEffect(() => {
@@ -58,13 +63,14 @@ export function DateField({ label, value, onChange, min, max, testId, pickLabel 
 
   return (
     <TextField
-      size="small"
+      size={size}
       label={label}
       value={text}
       error={invalid}
+      disabled={disabled}
       onChange={(event) => type(event.target.value)}
       placeholder="DD/MM/AAAA"
-      sx={{ width: 190 }}
+      sx={{ width: 190, ...sx }}
       slotProps={{
         inputLabel: { shrink: true },
         htmlInput: { inputMode: "numeric", maxLength: 10, "data-testid": testId },
@@ -75,6 +81,7 @@ export function DateField({ label, value, onChange, min, max, testId, pickLabel 
                 size="small"
                 edge="end"
                 aria-label={pickLabel}
+                disabled={disabled}
                 data-testid={testId ? `${testId}-pick` : undefined}
                 onClick={() => picker.current?.showPicker?.()}
               >

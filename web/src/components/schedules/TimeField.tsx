@@ -6,6 +6,9 @@ type Props = {
   onChange: (value: string) => void;
   error?: boolean;
   testId?: string;
+  disabled?: boolean;
+  size?: "small" | "medium";
+  sx?: { width?: number | string };
 };
 
 /** Digits as typed become HH:mm ("0830" → "08:30"); the colon is never typed. */
@@ -15,16 +18,17 @@ export function maskTime(raw: string): string {
 }
 
 /** A masked HH:mm input (core §2 Horarios). */
-export function TimeField({ label, value, onChange, error, testId }: Props) {
+export function TimeField({ label, value, onChange, error, testId, disabled, size = "small", sx }: Props) {
   return (
     <TextField
-      size="small"
+      size={size}
       label={label}
       value={value}
       error={error}
+      disabled={disabled}
       onChange={(event) => onChange(maskTime(event.target.value))}
       placeholder="HH:mm"
-      sx={{ width: 110 }}
+      sx={{ width: 110, ...sx }}
       slotProps={{ htmlInput: { inputMode: "numeric", maxLength: 5, "data-testid": testId } }}
     />
   );

@@ -13,7 +13,7 @@ import { useTagOptions } from "../../api/tags";
 import { FormTextField } from "../../components/form/FormTextField";
 import { validationText } from "../../lib/validation";
 import type { CampaignValues } from "./campaign-form";
-import { fromLocalInput, toLocalInput } from "./campaign-rules";
+import { ScheduleField } from "./ScheduleField";
 
 type Option = { id: number; name: string };
 type Props = { control: Control<CampaignValues>; disabled: boolean };
@@ -73,6 +73,8 @@ function IdSelect(props: {
 export function CampaignFields({ control, disabled }: Props) {
   const { t } = useTranslation("campaigns");
   const whatsapps = useWhatsapps();
+  // which connection "the default one" is, by name (issue 26)
+  const defaultName = whatsapps.data?.find((wa) => wa.isDefault)?.name;
   const lists = useContactListOptions();
   const tags = useTagOptions();
   const fileLists = useFileListOptions();
@@ -114,7 +116,7 @@ export function CampaignFields({ control, disabled }: Props) {
           control={control}
           name="whatsappId"
           label={t("modal.connection")}
-          noneLabel={t("modal.defaultConnection")}
+          noneLabel={defaultName ? t("modal.defaultConnectionNamed", { name: defaultName }) : t("modal.defaultConnection")}
           options={whatsapps.data ?? []}
           disabled={disabled}
           testId="campaign-connection"
@@ -151,31 +153,5 @@ export function CampaignFields({ control, disabled }: Props) {
         />
       </Box>
     </>
-  );
-}
-
-/** scheduledAt in the browser's local time; empty keeps the campaign a draft. */
-function ScheduleField({ control, disabled }: Props) {
-  const { t } = useTranslation("campaigns");
-  return (
-    <Controller
-      name="scheduledAt"
-      control={control}
-      render={({ field, fieldState }) => (
-        <TextField
-          type="datetime-local"
-          label={t("modal.scheduledAt")}
-          fullWidth
-          disabled={disabled}
-          value={toLocalInput(field.value)}
-          onChange={(event) => field.onChange(fromLocalInput(event.target.value))}
-          onBlur={field.onBlur}
-          inputRef={field.ref}
-          error={!!fieldState.error}
-          helperText={validationText(fieldState.error?.message) ?? (disabled ? undefined : t("modal.scheduledAtHelp"))}
-          slotProps={{ inputLabel: { shrink: true }, htmlInput: { "data-testid": "campaign-scheduled-at" } }}
-        />
-      )}
-    />
   );
 }

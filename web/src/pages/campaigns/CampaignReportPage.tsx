@@ -13,6 +13,7 @@ import { PageContainer } from "../../components/PageContainer";
 import { formatDateTime } from "../../i18n/dates";
 import { CampaignStatusChip } from "./CampaignStatusChip";
 import { ReportCounters, ReportProgress } from "./ReportCounters";
+import { useConnectionLabel } from "./use-connection-label";
 import { useLiveReport } from "./use-live-report";
 
 const CAMPAIGNS_PATH = "/campaigns";
@@ -40,13 +41,14 @@ function Detail({ label, children, testId }: { label: string; children: ReactNod
 /** What the campaign is: its connection, list, status and dates. */
 function CampaignSummary({ campaign }: { campaign: CampaignView }) {
   const { t } = useTranslation("campaigns");
+  const connectionLabel = useConnectionLabel();
   return (
     <Paper
       variant="outlined"
       sx={{ p: { xs: 2, sm: 3 }, display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr 1fr", md: "repeat(5, 1fr)" } }}
     >
       <Detail label={t("columns.connection")} testId="campaign-report-connection">
-        {campaign.whatsapp?.name ?? t("defaultConnection")}
+        {connectionLabel(campaign)}
       </Detail>
       <Detail label={t("columns.contactList")} testId="campaign-report-list">
         {campaign.contactList?.name ?? "–"}

@@ -18,6 +18,7 @@ import { CampaignModal } from "./CampaignModal";
 import { CampaignStatusChip } from "./CampaignStatusChip";
 import { canCancel, canDelete, canRestart } from "./campaign-rules";
 import { useCampaignTransitions } from "./use-campaign-transitions";
+import { useConnectionLabel } from "./use-connection-label";
 
 const reportPath = (campaign: { id: number }) => `/campaign/${campaign.id}/report`;
 
@@ -51,6 +52,7 @@ function DateTime({ value }: { value: string | null }) {
  */
 export default function CampaignsPage() {
   const { t } = useTranslation("campaigns");
+  const connectionLabel = useConnectionLabel();
   const navigate = useNavigate();
   const remove = campaignCollection.useDelete();
   const transitions = useCampaignTransitions();
@@ -121,7 +123,7 @@ export default function CampaignsPage() {
         },
         { label: t("columns.status"), wide: true, cell: (c) => <CampaignStatusChip status={c.status} /> },
         { label: t("columns.contactList"), wide: true, cell: (c) => c.contactList?.name ?? "–" },
-        { label: t("columns.connection"), wide: true, cell: (c) => c.whatsapp?.name ?? t("defaultConnection") },
+        { label: t("columns.connection"), wide: true, cell: (c) => connectionLabel(c) },
         { label: t("columns.scheduledAt"), wide: true, cell: (c) => <DateTime value={c.scheduledAt} /> },
         { label: t("columns.completedAt"), wide: true, cell: (c) => <DateTime value={c.completedAt} /> },
       ]}
