@@ -167,6 +167,31 @@ describe("simulator page", () => {
     await context.close();
   }, 120_000); // many steps, and the 8 MB file crosses into the browser
 
+  it("remembers the customer of each connection when the admin leaves the page and comes back (issue 26)", async () => {
+    const { context, page } = await newPage(browser);
+    await loginThroughUi(page, server.url, ADMIN.email, ADMIN.password);
+    await openSimulator(page);
+    await input(page, "simulator-number").fill("+54 9 11 5555-0101");
+    await input(page, "simulator-name").fill("Cliente Recordado");
+    await page.getByTestId("simulator-body").fill("Hola otra vez");
+    await page.getByTestId("simulator-send").click();
+    await sent(page, "Hola otra vez").waitFor({ timeout: 10_000 });
+
+    await page.getByTestId("menu-tickets").click();
+    await page.waitForURL(/\/tickets/);
+    await openSimulator(page);
+    await expect.poll(() => input(page, "simulator-number").inputValue(), { timeout: 10_000 }).toBe("+54 9 11 5555-0101");
+    expect(await input(page, "simulator-name").inputValue()).toBe("Cliente Recordado");
+    // and the conversation with it is shown again
+    await sent(page, "Hola otra vez").waitFor({ timeout: 10_000 });
+    // a new tab of the same browser too
+    const again = await context.newPage();
+    await again.goto(`${server.url}/simulator`);
+    await again.getByTestId("simulator-thread").waitFor();
+    await expect.poll(() => input(again, "simulator-number").inputValue(), { timeout: 10_000 }).toBe("+54 9 11 5555-0101");
+    await context.close();
+  });
+
   it("a user-profile agent has no simulator menu item and the API refuses them", async () => {
     const { context, page } = await newPage(browser);
     await loginThroughUi(page, server.url, AGENT.email, AGENT.password);

@@ -40,6 +40,7 @@ import {
   readBase64,
 } from "./simulator-form";
 import { forgetCustomer, readRecent, rememberCustomer, type SentItem, threadKey } from "./simulator-storage";
+import { useLastCustomer } from "./use-last-customer";
 
 const numberField = SimulatorInboundForm.shape.number;
 
@@ -97,6 +98,8 @@ export default function SimulatorPage() {
   useSocketEvent(companyId === null ? null : Events.appMessage(companyId), () => {
     void queryClient.invalidateQueries({ queryKey: simulatorKeys.threads });
   });
+
+  useLastCustomer(whatsappId, digits, name, form);
 
   useEffect(() => {
     if (connections.isError) toastError(connections.error);

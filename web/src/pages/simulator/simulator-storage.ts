@@ -6,6 +6,8 @@ import { normalizeNumber } from "@charla/contracts";
  */
 export const SimulatorStorageKeys = {
   recent: "charla.simulator.recent",
+  /** Per connection, the customer last played on it (issue 26: leaving the page forgot them). */
+  last: "charla.simulator.last",
 } as const;
 
 const RECENT_MAX = 8;
@@ -67,6 +69,25 @@ export function forgetCustomer(number: string): RecentCustomer[] {
   const next = readRecent().filter((item) => normalizeNumber(item.number) !== digits);
   write(() => localStorage, SimulatorStorageKeys.recent, next);
   return next;
+}
+
+function readLastByConnection(): Record<string, RecentCustomer> {
+  const value = read(() => localStorage, SimulatorStorageKeys.last);
+  if (!isRecord(value)) return {};
+  const entries = Object.entries(value).filter(
+    (entry): entry is [string, RecentCustomer] =>
+      isRecord(entry[1]) && typeof entry[1].number === "string" && typeof entry[1].name === "string",
+  );
+  return Object.fromEntries(entries);
+}
+
+/** The customer last played on this connection, to show again when the page comes back. */
+export function readLastCustomer(whatsappId: number): RecentCustomer | null {
+  return readLastByConnection()[String(whatsappId)] ?? null;
+}
+
+export function rememberLastCustomer(whatsappId: number, customer: RecentCustomer): void {
+  write(() => localStorage, SimulatorStorageKeys.last, { ...readLastByConnection(), [String(whatsappId)]: customer });
 }
 
 /** One conversation: a connection and a customer's digits. */
