@@ -138,6 +138,30 @@ describe("kanban", () => {
     await context.close();
   });
 
+  it("an admin without areas sees every area's tagged tickets on the board (issue 26)", async () => {
+    const admin = await apiLogin(server.url, ADMIN.email, ADMIN.password);
+    const area = await api<{ id: number }>(server.url, "POST", "/queue", { name: "Cobranza", color: "#00897B" }, admin);
+    const urgent = await api<Tag>(server.url, "POST", "/tags", { name: "Urgente", color: "#C62828", kanban: 1 }, admin);
+    const boss = { name: "Admin Sin Áreas", email: "admin-sin-areas@e2e.test", password: "admin-sin-123" };
+    await api(server.url, "POST", "/users", { ...boss, profile: "admin", queueIds: [] }, admin);
+    const connections = await api<{ id: number; provider: string }[]>(server.url, "GET", "/whatsapp", undefined, admin);
+    const simulator = connections.find((c) => c.provider === "simulator");
+    if (!simulator) throw new Error("no simulator connection");
+    const tagged = await seedTicket(admin, simulator.id, { number: "5215577003300", name: "Carla Cobranza" }, "¿Cuánto debo?");
+    await api(server.url, "PUT", `/tickets/${tagged}`, { queueId: area.id }, admin);
+    await api(server.url, "PUT", `/ticket-tags/${tagged}/${urgent.id}`, undefined, admin);
+
+    const { context, page } = await newPage(browser);
+    await loginThroughUi(page, server.url, boss.email, boss.password);
+    await page.getByTestId("menu-kanban").click();
+    await page.waitForURL(/\/kanban$/);
+    await page.getByTestId("kanban-board").waitFor();
+    await card(page, tagged).waitFor({ timeout: 15_000 });
+    expect(await laneOf(page, tagged)).toBe(String(urgent.id));
+    expect(await card(page, tagged).textContent()).toContain("Carla Cobranza");
+    await context.close();
+  });
+
   it("a plan without Kanban has neither the menu item nor the board", async () => {
     const admin = await apiLogin(server.url, ADMIN.email, ADMIN.password);
     const plan = await api<{ id: number }>(server.url, "POST", "/plans", { name: "Sin Kanban", useKanban: false }, admin);

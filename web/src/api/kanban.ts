@@ -11,7 +11,7 @@ export const kanbanKeys = {
   all: ["kanban"] as const,
   lanes: () => ["kanban", "lanes"] as const,
   boards: () => ["kanban", "board"] as const,
-  board: (queueIds: string) => ["kanban", "board", queueIds] as const,
+  board: (queueIds: string | undefined) => ["kanban", "board", queueIds ?? "all"] as const,
 };
 
 type Board = InfiniteData<KanbanPage, number>;
@@ -24,10 +24,15 @@ export function useKanbanLanes() {
   });
 }
 
-/** The user's own queues as the JSON array secondary §7 sends (the server narrows to them anyway). */
-function useOwnQueueIds(): string {
-  const queues = useAuth().user?.queues;
-  return useMemo(() => JSON.stringify((queues ?? []).map((queue) => queue.id)), [queues]);
+/**
+ * An agent's own queues as the JSON array secondary §7 sends (the server narrows to them anyway);
+ * none for staff, whose board holds every area's tickets as their ticket list does (core §6).
+ */
+function useOwnQueueIds(): string | undefined {
+  const user = useAuth().user;
+  const staff = !user || user.super || user.profile !== "user";
+  const queues = user?.queues;
+  return useMemo(() => (staff ? undefined : JSON.stringify((queues ?? []).map((queue) => queue.id))), [staff, queues]);
 }
 
 /** GET /ticket/kanban: the open and pending tickets of the user's queues, 100 a page. */
