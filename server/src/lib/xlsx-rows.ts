@@ -1,7 +1,7 @@
 import { posix } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { AppError } from "./app-error.js";
-import { MAX_FIELD_CHARS } from "./csv-rows.js";
+import { MAX_FIELD_CHARS, ownCopy } from "./csv-rows.js";
 import { type XmlHandler, XmlScanner, attribute, decodeXml } from "./xml-scan.js";
 import { InflateBudget, type ZipEntry, ZipOverBudget, entryStream, zipEntries } from "./zip-budget.js";
 
@@ -98,7 +98,7 @@ const grow = (text: Text, raw: string): Text =>
 const finish = (text: Text): Text => {
   if (text === TOO_LONG) return TOO_LONG;
   const decoded = decodeXml(text);
-  return decoded.length > MAX_FIELD_CHARS ? TOO_LONG : decoded;
+  return decoded.length > MAX_FIELD_CHARS ? TOO_LONG : ownCopy(decoded);
 };
 
 /** xl/sharedStrings.xml: each <si>'s text, its runs joined, phonetic guides (<rPh>) left out. */
