@@ -96,7 +96,15 @@ describe("connections page", () => {
     await expect.poll(() => page.locator("body").textContent(), { timeout: 10_000 }).toContain("Conexión guardada con éxito.");
     const added = row(page, "Sucursal Norte");
     await added.waitFor({ timeout: 10_000 });
-    expect(await added.getAttribute("data-status")).toBe("DISCONNECTED");
+    // issue 26: a simulator has nothing to scan, so it starts at once (no «Reintentar» needed)
+    await expect.poll(() => added.getAttribute("data-status"), { timeout: 10_000 }).toBe("CONNECTED");
+    // and its tooltip speaks of the simulator, not of a phone's internet or QR codes
+    await added.getByTestId("connection-status").hover();
+    const tooltip = page.getByTestId("connection-status-tooltip");
+    await tooltip.waitFor({ timeout: 10_000 });
+    expect(await tooltip.textContent()).toContain("Simulador listo");
+    expect(await tooltip.textContent()).not.toMatch(/QR|internet/);
+    await page.mouse.move(0, 0);
     expect(await added.getAttribute("data-default")).toBe("false");
     expect(await added.getByTestId("connection-simulator-chip").count()).toBe(1);
     expect(await added.textContent()).toContain("+52 1 55 9876 5432");
@@ -204,6 +212,61 @@ describe("connections page", () => {
       expect(shown, status).toEqual(expected[status]);
     }
     expect(await row(page, "Estado OPENING").getByTestId("connection-connecting").isDisabled()).toBe(true);
+    await context.close();
+  });
+
+  it("the WhatsApp link generator builds a wa.me link with an optional text, to copy or open (issue 26)", async () => {
+    const { context, page } = await newPage(browser);
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
+    await loginThroughUi(page, server.url, ADMIN.email, ADMIN.password);
+    await openConnections(page);
+    await row(page, "Simulador").getByTestId("connection-link").click();
+    const dialog = page.getByTestId("whatsapp-link-dialog");
+    await dialog.waitFor();
+    await input(page, "whatsapp-link-number").fill("+52 1 55 1234 5678");
+    expect(await input(page, "whatsapp-link-url").inputValue()).toBe("https://wa.me/5215512345678");
+    await page.getByTestId("whatsapp-link-text").fill("Hola, quiero información & precios");
+    const link = "https://wa.me/5215512345678?text=Hola%2C%20quiero%20informaci%C3%B3n%20%26%20precios";
+    expect(await input(page, "whatsapp-link-url").inputValue()).toBe(link);
+    expect(await page.getByTestId("whatsapp-link-open").getAttribute("href")).toBe(link);
+    expect(await page.getByTestId("whatsapp-link-open").getAttribute("target")).toBe("_blank");
+    await page.getByTestId("whatsapp-link-copy").click();
+    await expect.poll(() => page.locator("body").textContent(), { timeout: 10_000 }).toContain("Enlace copiado.");
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+    // no number, no link
+    await input(page, "whatsapp-link-number").fill("");
+    expect(await input(page, "whatsapp-link-url").inputValue()).toBe("");
+    expect(await page.getByTestId("whatsapp-link-copy").isDisabled()).toBe(true);
+    await page.getByTestId("whatsapp-link-close").click();
+    await expect.poll(() => dialog.count(), { timeout: 10_000 }).toBe(0);
+    await context.close();
+  });
+
+  it("a WhatsApp (beta) session that stays OPENING says the server cannot reach WhatsApp (issue 26)", async () => {
+    const token = await apiLogin(server.url, ADMIN.email, ADMIN.password);
+    await api(server.url, "POST", "/whatsapp", { name: "Sin Salida", number: "5215500002222" }, token);
+    const { context, page } = await newPage(browser);
+    // the list as a server with no way out to WhatsApp sends it: OPENING since two minutes ago
+    const since = new Date(Date.now() - 120_000).toISOString();
+    await page.route(/\/api\/v1\/whatsapp$/, async (route) => {
+      const res = await route.fetch();
+      const list = (await res.json()) as { name: string; status: string; updatedAt: string }[];
+      for (const c of list) if (c.name === "Sin Salida") Object.assign(c, { status: "OPENING", updatedAt: since });
+      await route.fulfill({ response: res, json: list });
+    });
+    await loginThroughUi(page, server.url, ADMIN.email, ADMIN.password);
+    await openConnections(page);
+    const stuck = row(page, "Sin Salida");
+    await stuck.waitFor();
+    const reason = stuck.getByTestId("connection-status-reason");
+    await reason.waitFor({ timeout: 10_000 });
+    expect(await reason.textContent()).toBe("El servidor no logra comunicarse con WhatsApp");
+    await stuck.getByTestId("connection-status").hover();
+    const tooltip = page.getByTestId("connection-status-tooltip");
+    await tooltip.waitFor({ timeout: 10_000 });
+    expect(await tooltip.textContent()).toContain("web.whatsapp.com");
+    // a session that just began OPENING is still given its time
+    expect(await row(page, "Simulador").getByTestId("connection-status-reason").count()).toBe(0);
     await context.close();
   });
 

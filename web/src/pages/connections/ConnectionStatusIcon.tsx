@@ -1,4 +1,4 @@
-import type { ConnectionStatus, StatusReason } from "@charla/contracts";
+import type { ConnectionStatus, ConnectionView } from "@charla/contracts";
 import QrPendingIcon from "@mui/icons-material/CropFree";
 import ConnectedIcon from "@mui/icons-material/SignalCellular4Bar";
 import DisconnectedIcon from "@mui/icons-material/SignalCellularConnectedNoInternet0Bar";
@@ -9,6 +9,18 @@ import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { useUnreachable } from "./use-unreachable";
+
+type Shown = Pick<ConnectionView, "status" | "statusReason" | "provider" | "updatedAt">;
+
+/**
+ * What went wrong, as a key of `reasons`: the session's own reason, or a real phone's session that
+ * has not reached WhatsApp within the bounded wait ("UNREACHABLE", said by the page).
+ */
+function useReason(connection: Shown): string {
+  const unreachable = useUnreachable(connection);
+  return connection.statusReason || (unreachable ? "UNREACHABLE" : "");
+}
 
 /** core §4: tooltips for disconnected, qrcode, connected and timeout; the timeout one also covers PAIRING. */
 const tooltipOf: Partial<Record<ConnectionStatus, "disconnected" | "qrcode" | "connected" | "timeout">> = {
@@ -36,8 +48,9 @@ function iconOf(status: ConnectionStatus): ReactNode {
 }
 
 /** Why the session stopped by itself, in words, under the status (the tooltip says what to do). */
-export function StatusReasonText({ reason }: { reason: StatusReason }) {
+export function StatusReasonText({ connection }: { connection: Shown }) {
   const { t } = useTranslation("connections");
+  const reason = useReason(connection);
   if (!reason) return null;
   return (
     <Typography variant="caption" color="error" data-testid="connection-status-reason" data-reason={reason}>
@@ -46,9 +59,13 @@ export function StatusReasonText({ reason }: { reason: StatusReason }) {
   );
 }
 
-export function ConnectionStatusIcon({ status, reason = "" }: { status: ConnectionStatus; reason?: StatusReason }) {
+export function ConnectionStatusIcon({ connection }: { connection: Shown }) {
   const { t } = useTranslation("connections");
-  const key = tooltipOf[status];
+  const { status } = connection;
+  const reason = useReason(connection);
+  // the simulator has no phone, internet or QR to speak of: its own words (issue 26)
+  const simulator = connection.provider === "simulator";
+  const key = reason ? status : tooltipOf[status];
   const label = reason ? `${t(`status.${status}`)}: ${t(`reasons.${reason}.title`)}` : t(`status.${status}`);
   const icon = (
     <Box
@@ -62,13 +79,14 @@ export function ConnectionStatusIcon({ status, reason = "" }: { status: Connecti
     </Box>
   );
   if (!key) return icon;
-  const title = reason ? t(`reasons.${reason}.title`) : t(`tooltips.${key}.title`);
-  const content = reason ? t(`reasons.${reason}.content`) : key === "connected" ? null : t(`tooltips.${key}.content`);
+  const base = simulator ? `tooltips.simulator.${status === "CONNECTED" ? "connected" : "stopped"}` : `tooltips.${key}`;
+  const title = reason ? t(`reasons.${reason}.title`) : t(`${base}.title`);
+  const content = reason ? t(`reasons.${reason}.content`) : key === "connected" && !simulator ? null : t(`${base}.content`);
   return (
     <Tooltip
       arrow
       title={
-        <Box sx={{ py: 0.25 }}>
+        <Box sx={{ py: 0.25 }} data-testid="connection-status-tooltip">
           <Typography variant="body2" sx={{ fontWeight: 600 }}>
             {title}
           </Typography>

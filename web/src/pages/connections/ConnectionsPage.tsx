@@ -1,7 +1,9 @@
 import type { ConnectionView } from "@charla/contracts";
 import DefaultIcon from "@mui/icons-material/CheckCircle";
+import LinkIcon from "@mui/icons-material/Link";
 import Box from "@mui/material/Box";
 import Chip from "@mui/material/Chip";
+import IconButton from "@mui/material/IconButton";
 import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import useMediaQuery from "@mui/material/useMediaQuery";
@@ -21,6 +23,7 @@ import { ConnectionModal } from "./ConnectionModal";
 import { ConnectionStatusIcon, StatusReasonText } from "./ConnectionStatusIcon";
 import { QrModal } from "./QrModal";
 import { SessionButtons } from "./SessionButtons";
+import { WhatsappLinkDialog } from "./WhatsappLinkDialog";
 
 /** core §2 Connections page: last update as dd/MM/yy HH:mm. */
 const UPDATED_FORMAT = "DD/MM/YY HH:mm";
@@ -62,6 +65,7 @@ export default function ConnectionsPage() {
   const [qrOpen, setQrOpen] = useState(false);
   const [disconnecting, setDisconnecting] = useState<ConnectionView | null>(null);
   const [disconnectOpen, setDisconnectOpen] = useState(false);
+  const [linkFor, setLinkFor] = useState<ConnectionView | null>(null);
   const qrConnection = qrFor === null ? null : (connections.data?.find((c) => c.id === qrFor) ?? null);
 
   const runSession = async (connection: ConnectionView, action: SessionAction) => {
@@ -123,7 +127,7 @@ export default function ConnectionsPage() {
     const buttons = narrow && sessionButtons(connection);
     return (
       <Box sx={{ display: "flex", alignItems: narrow ? "flex-start" : "center", gap: 1, minWidth: 120 }}>
-        {narrow && <ConnectionStatusIcon status={connection.status} reason={connection.statusReason} />}
+        {narrow && <ConnectionStatusIcon connection={connection} />}
         <Box sx={{ minWidth: 0, flex: 1 }}>
           <Box sx={{ display: "flex", alignItems: "center", flexWrap: "wrap", columnGap: 1, rowGap: 0.5 }}>
             <Typography variant="body2" sx={{ fontWeight: 500, wordBreak: "break-word" }} data-testid="connection-label">
@@ -146,7 +150,7 @@ export default function ConnectionsPage() {
               {number}
             </Typography>
           )}
-          {narrow && <StatusReasonText reason={connection.statusReason} />}
+          {narrow && <StatusReasonText connection={connection} />}
           {buttons && <Box sx={{ mt: 1 }}>{buttons}</Box>}
         </Box>
       </Box>
@@ -162,8 +166,8 @@ export default function ConnectionsPage() {
             label: t("columns.status"),
             cell: (connection: ConnectionView) => (
               <Box sx={{ display: "flex", alignItems: "center", gap: 1 }}>
-                <ConnectionStatusIcon status={connection.status} reason={connection.statusReason} />
-                <StatusReasonText reason={connection.statusReason} />
+                <ConnectionStatusIcon connection={connection} />
+                <StatusReasonText connection={connection} />
               </Box>
             ),
           },
@@ -209,8 +213,21 @@ export default function ConnectionsPage() {
             }
           : undefined
       }
+      rowExtra={(connection) => (
+        <Tooltip title={t("link.button")}>
+          <IconButton
+            size="small"
+            aria-label={t("link.button")}
+            onClick={() => setLinkFor(connection)}
+            data-testid="connection-link"
+          >
+            <LinkIcon fontSize="small" />
+          </IconButton>
+        </Tooltip>
+      )}
       columns={columns}
     >
+      {linkFor && <WhatsappLinkDialog key={linkFor.id} connection={linkFor} onClose={() => setLinkFor(null)} />}
       {editing && <ConnectionModal open connectionId={editing.id} onClose={() => setEditing(null)} />}
       <QrModal open={qrOpen} connection={qrConnection} onClose={closeQr} />
       <ConfirmDialog

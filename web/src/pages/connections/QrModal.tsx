@@ -12,6 +12,9 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { usePairingCode } from "../../api/connections";
 import { toastError } from "../../api/errors";
+import Alert from "@mui/material/Alert";
+import AlertTitle from "@mui/material/AlertTitle";
+import { useUnreachable } from "./use-unreachable";
 
 const QR_SIZE = 264;
 
@@ -64,6 +67,7 @@ export function QrModal({ open, connection, onClose }: Props) {
   const pairingCode = connection?.status === "PAIRING" ? connection.qrcode : "";
   const pairing = usePairingCode();
   const byCode = Boolean(pairingCode) || pairing.isPending;
+  const unreachable = useUnreachable(connection);
   return (
     <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth slotProps={{ paper: { "data-testid": "qr-modal" } as object }}>
       <DialogTitle>{connection?.name ?? ""}</DialogTitle>
@@ -112,6 +116,11 @@ export function QrModal({ open, connection, onClose }: Props) {
             </Typography>
           ) : qrcode && !pairing.isPending ? (
             <QrImage value={qrcode} alt={t("qr.image", { name: connection?.name ?? "" })} />
+          ) : unreachable ? (
+            <Alert severity="error" data-testid="qr-unreachable">
+              <AlertTitle>{t("reasons.UNREACHABLE.title")}</AlertTitle>
+              {t("reasons.UNREACHABLE.content")}
+            </Alert>
           ) : (
             <Box sx={{ display: "flex", flexDirection: "column", alignItems: "center", gap: 2, color: "text.secondary" }}>
               <CircularProgress />
