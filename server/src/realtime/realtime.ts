@@ -54,6 +54,9 @@ export async function createRealtime(opts: {
   });
 
   const closers: (() => Promise<unknown>)[] = [];
+  // a session ended just before shutdown: its timer must not fire on a closed Redis client (an
+  // unhandled rejection), so close() cancels the ones still waiting
+  const pendingEnds = new Set<NodeJS.Timeout>();
   if (opts.redisUrl) {
     const { createClient } = await import("redis");
     const { createAdapter } = await import("@socket.io/redis-adapter");
@@ -155,7 +158,11 @@ export async function createRealtime(opts: {
           .emit(event, payload),
     }),
     endSession: (sid, delayMs = 2000) => {
-      setTimeout(() => io.in(rooms.session(sid)).disconnectSockets(true), delayMs).unref();
+      const timer = setTimeout(() => {
+        pendingEnds.delete(timer);
+        io.in(rooms.session(sid)).disconnectSockets(true);
+      }, delayMs).unref();
+      pendingEnds.add(timer);
     },
     endCompany: (cid, keep = []) => {
       io.in(rooms.company(cid))
@@ -165,6 +172,8 @@ export async function createRealtime(opts: {
     sweepCompanies,
     async close() {
       clearInterval(sweepTimer);
+      for (const timer of pendingEnds) clearTimeout(timer);
+      pendingEnds.clear();
       await new Promise<void>((resolve) => io.close(() => resolve()));
       for (const c of closers) await c();
     },
