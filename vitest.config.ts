@@ -11,9 +11,14 @@ export default defineConfig({
   test: {
     include: ["contracts/src/**/*.test.ts", "server/src/**/*.test.ts"],
     globalSetup: ["server/src/test/global-setup.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    setupFiles: ["server/src/test/setup.ts"],
+    // no per-test or per-hook limit (0): a busy machine broke the fixed ones; the stall watchdog
+    // ends a hung run instead (see server/src/test/stall-watchdog.ts)
+    testTimeout: 0,
+    hookTimeout: 0,
+    reporters: ["default", "./server/src/test/stall-watchdog.ts"],
     pool: "forks",
     maxWorkers: 2,
+    isolate: false,
   },
 });

@@ -1,18 +1,27 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../app.js";
 import { type Config, loadConfig } from "../config.js";
 import { type Database, openDatabase } from "../db/client.js";
-import { maintenanceUrl, ownPrefix, templateName } from "./database-names.js";
+import { maintenanceUrl, ownPrefix, PGLITE_SNAPSHOT_ENV, templateName } from "./database-names.js";
 
 export type TestApp = { app: FastifyInstance; database: Database; config: Config; close: () => Promise<void> };
 
-/** A database for one test file: the shared real PostgreSQL when TEST_DATABASE_URL is set, else PGlite in memory. */
+let snapshot: Blob | null = null;
+
+/**
+ * A database for one test file: the shared real PostgreSQL when TEST_DATABASE_URL is set, else PGlite
+ * in memory, loaded from the migrated and seeded snapshot global-setup made (migrated here when run
+ * without it, e.g. by another config).
+ */
 export function openTestDatabase(): Promise<Database> {
   const url = process.env.TEST_DATABASE_URL ?? null;
-  return openDatabase({ url, dataDir: ":memory:", poolSize: 4, migrate: !url });
+  if (url) return openDatabase({ url, dataDir: ":memory:", poolSize: 4, migrate: false });
+  const path = process.env[PGLITE_SNAPSHOT_ENV];
+  if (path) snapshot ??= new Blob([readFileSync(path)]);
+  return openDatabase({ url, dataDir: ":memory:", snapshot: snapshot ?? undefined, migrate: !snapshot });
 }
 
 let owned = 0;

@@ -13,3 +13,6 @@ export const templateName = (url: string) => `${databaseOf(url)}_template`;
 
 /** The prefix of those copies (global-setup drops any a killed run left behind). */
 export const ownPrefix = (url: string) => `${databaseOf(url)}_own_`;
+
+/** Where global-setup tells the test files its PGlite snapshot is (a file in the OS's temporary folder). */
+export const PGLITE_SNAPSHOT_ENV = "CHARLA_TEST_PGLITE_SNAPSHOT";

@@ -1,17 +1,20 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import pg from "pg";
 import { openDatabase } from "../db/client.js";
 import { seed } from "../db/seed.js";
-import { databaseOf, maintenanceUrl, ownPrefix, templateName } from "./database-names.js";
+import { databaseOf, maintenanceUrl, ownPrefix, PGLITE_SNAPSHOT_ENV, templateName } from "./database-names.js";
 
 /**
  * With TEST_DATABASE_URL the suite runs on a real PostgreSQL: the schema is recreated and migrated
  * once here, then every test file shares it (each builds its own companies), and copied as the
  * template of the files that need a database of their own (openOwnTestDatabase). Without it every
- * file gets its own in-memory PGlite.
+ * file gets its own in-memory PGlite, loaded from a snapshot migrated and seeded once here.
  */
 export default async function setup() {
   const url = process.env.TEST_DATABASE_URL;
-  if (!url) return;
+  if (!url) return pgliteSnapshot();
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await client.query("drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;");
@@ -38,4 +41,25 @@ export default async function setup() {
   } finally {
     await admin.end();
   }
+}
+
+/**
+ * PGlite's initdb and the migrations took ~8 s of every file's start (more on a busy machine, where
+ * files hit their hook limits); loading this dump skips both. Seeded like the PostgreSQL schema above,
+ * so both modes start from the same rows. The workers read the path from the environment they inherit.
+ */
+async function pgliteSnapshot() {
+  const dir = mkdtempSync(join(tmpdir(), "charla-pglite-"));
+  const db = await openDatabase({ url: null, dataDir: ":memory:" });
+  try {
+    await seed(db.db, { adminEmail: "platform-admin@test.charla", adminPassword: "platform-admin-pass" });
+    const dump = await db.dump?.();
+    if (!dump) throw new Error("PGlite gave no dump");
+    const path = join(dir, "migrated.tar");
+    writeFileSync(path, Buffer.from(await dump.arrayBuffer()));
+    process.env[PGLITE_SNAPSHOT_ENV] = path;
+  } finally {
+    await db.close();
+  }
+  return () => rmSync(dir, { recursive: true, force: true });
 }

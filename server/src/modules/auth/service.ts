@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { AuthResponse, LoginForm } from "@charla/contracts";
 import { Events } from "@charla/contracts";
-import argon2 from "argon2";
 import { and, eq, isNull, ne } from "drizzle-orm";
 import type { Services } from "../../context.js";
 import type { Tx } from "../../db/client.js";
 import { companies, refreshTokens, users, userSessions } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
 import { AppError } from "../../lib/app-error.js";
+import { hashPassword, verifyPassword } from "../../lib/password-hash.js";
 import { hit, reset } from "../../lib/rate-limit.js";
 import { assertCompanyUsable } from "./principal.js";
 import { buildSessionUser } from "./session-user.js";
@@ -16,9 +16,9 @@ export type Issued = AuthResponse & { refreshToken: string };
 
 // verifying against a real hash when the email is unknown keeps both paths equally slow
 let dummyHash: Promise<string> | null = null;
-const timingDummy = () => (dummyHash ??= argon2.hash("charla-timing-dummy", { type: argon2.argon2id }));
+const timingDummy = () => (dummyHash ??= hashPassword("charla-timing-dummy"));
 
-export const hashPassword = (plain: string) => argon2.hash(plain, { type: argon2.argon2id });
+export { hashPassword };
 
 /**
  * POST /auth/login (core §4, §5): rate-limited per IP and per email, refused for an inactive or
@@ -39,7 +39,7 @@ export async function login(
   if ((await hit(s.db, emailKey, loginWindowSec)) > loginMaxPerEmail) throw new AppError("ERR_RATE_LIMITED");
 
   const [user] = await s.db.select().from(users).where(eq(users.email, form.email)).limit(1);
-  const ok = await argon2.verify(user?.passwordHash ?? (await timingDummy()), form.password).catch(() => false);
+  const ok = await verifyPassword(user?.passwordHash ?? (await timingDummy()), form.password);
   if (!user || !ok) throw new AppError("ERR_INVALID_CREDENTIALS");
   await reset(s.db, emailKey);
 
