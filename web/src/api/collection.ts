@@ -9,6 +9,7 @@ import {
 import { useMemo } from "react";
 import { useAuth } from "../auth/context";
 import { useOnConnect, useSocketEvent } from "../realtime/context";
+import { readBefore } from "../realtime/reads";
 import { api } from "./client";
 
 type Entity = { id: number };
@@ -226,8 +227,8 @@ export function defineCollection<T extends Entity, Form = unknown>(def: Definiti
         also?.({ action: event.action, item });
       },
     );
-    useOnConnect(() => {
-      if (live) void client.invalidateQueries({ queryKey: keys.all });
+    useOnConnect((join) => {
+      if (live) void client.invalidateQueries({ queryKey: keys.all, predicate: readBefore(join) });
     });
   }
 

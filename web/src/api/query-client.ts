@@ -1,4 +1,5 @@
 import { QueryClient } from "@tanstack/react-query";
+import { trackReads } from "../realtime/reads";
 import { ApiError } from "./client";
 
 /** Client errors (4xx) are answers, not hiccups: only server and network failures are retried. */
@@ -13,3 +14,5 @@ export const queryClient = new QueryClient({
     mutations: { retry: false },
   },
 });
+// live lists are read again after a join of the socket only if their read began before it
+trackReads(queryClient);

@@ -2,6 +2,7 @@ import { ClientEvents, Limits } from "@charla/contracts";
 import { io, type Socket } from "socket.io-client";
 import { ApiError, refreshToken } from "../api/client";
 import { readToken } from "../lib/storage";
+import { noteJoin } from "./joins";
 
 // A refreshed token the server still calls expired must not turn into a refresh loop.
 const RENEW_GAP_MS = 10_000;
@@ -13,10 +14,25 @@ const RETRY_MS = 5000;
  * One connection per session, same origin. The handshake reads the token on every (re)connect,
  * so a refreshed token is used without rebuilding the socket.
  */
-export function connectSocket(): { socket: Socket; close: () => void } {
+export type Connection = {
+  socket: Socket;
+  /** Settles at the first connect (the socket is in its rooms) or the first refusal, whichever comes first. */
+  joined: Promise<void>;
+  /** Hands events held until the app listened to its listeners (early.ts); nothing to do otherwise. */
+  release: () => void;
+  close: () => void;
+};
+
+export function connectSocket(): Connection {
   const socket = io({
     path: "/socket.io",
     auth: (send) => send({ token: readToken() }),
+  });
+  // before any other listener: whatever runs on a connect sees this join counted
+  socket.on("connect", () => noteJoin(socket));
+  const joined = new Promise<void>((resolve) => {
+    socket.once("connect", () => resolve());
+    socket.once("connect_error", () => resolve());
   });
   let closed = false;
   let lastRenewal = 0;
@@ -72,6 +88,8 @@ export function connectSocket(): { socket: Socket; close: () => void } {
 
   return {
     socket,
+    joined,
+    release: () => undefined,
     close: () => {
       closed = true;
       clearInterval(statusTimer);

@@ -8,8 +8,10 @@ import {
   upsertTicketInLists,
   useTicketViewer,
 } from "../../api/tickets";
+import { dropPrefetched } from "../../api/ticket-lists";
 import { useAuth } from "../../auth/context";
 import { useOnConnect, useSocketEvent } from "../../realtime/context";
+import { readBefore } from "../../realtime/reads";
 
 /**
  * core §4 Live updates for every loaded ticket list: `update` replaces, adds or removes the ticket by
@@ -24,6 +26,7 @@ export function useTicketListEvents(): void {
 
   useSocketEvent<TicketEvent>(companyId === null ? null : Events.ticket(companyId), (event) => {
     if (!viewer) return;
+    dropPrefetched();
     switch (event.action) {
       case "update":
       case "transfer":
@@ -40,10 +43,11 @@ export function useTicketListEvents(): void {
 
   useSocketEvent<AppMessageEvent>(companyId === null ? null : Events.appMessage(companyId), (event) => {
     if (!viewer) return;
+    dropPrefetched();
     // A new message brings the ticket up with its unread count; acks and edits only refresh it.
     upsertTicketInLists(client, event.ticket, viewer, event.action === "create");
   });
 
-  // Events are not replayed: the lists are read again on every connect (see useOnConnect).
-  useOnConnect(() => void client.invalidateQueries({ queryKey: ticketKeys.lists() }));
+  // Events are not replayed: a list read before a join of the socket is read again (see useOnConnect).
+  useOnConnect((join) => void client.invalidateQueries({ queryKey: ticketKeys.lists(), predicate: readBefore(join) }));
 }
