@@ -82,9 +82,9 @@ describe("tickets list", () => {
     expect(await row.textContent()).toContain("¿Alguien me lee?");
     expect(await countOf(page, "pending")).toBe(1);
 
-    // pending tickets are accepted, not opened by a click
+    // pending tickets are accepted, not opened by a click; the click says why (issue 26)
     await row.click();
-    await page.waitForTimeout(300);
+    await expect.poll(() => page.locator("body").textContent(), { timeout: 10_000 }).toContain("Acepta el ticket para responder");
     expect(new URL(page.url()).pathname).toBe("/tickets");
 
     // the admin's peek shows the conversation read-only and leaves it unread
@@ -122,6 +122,22 @@ describe("tickets list", () => {
     await page.getByTestId("tickets-empty").waitFor({ timeout: 10_000 });
     await input(page, "tickets-search").fill("Cliente Uno");
     await item(page, ticket.id).waitFor({ timeout: 10_000 });
+    await context.close();
+  });
+
+  it("a pending ticket is resolved from its row, without accepting it (core §4, issue 26)", async () => {
+    await setUp();
+    const { context, page } = await newPage(browser);
+    await openTickets(page, ADMIN.email, ADMIN.password);
+    const ticket = await customerSays("5215500000077", "Cliente Spam", "Gane dinero fácil");
+    await page.getByTestId("tickets-subtab-pending").click();
+    const row = item(page, ticket.id);
+    await row.waitFor({ timeout: 10_000 });
+    await row.getByTestId("ticket-item-resolve").click();
+    await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(0);
+    const closed = await api<Ticket>(server.url, "GET", `/tickets/${ticket.id}`, undefined, helper);
+    expect(closed.status).toBe("closed");
+    expect(new URL(page.url()).pathname).toBe("/tickets");
     await context.close();
   });
 

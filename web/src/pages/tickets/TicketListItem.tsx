@@ -16,6 +16,8 @@ import type { TicketView } from "../../api/tickets";
 import { ContactAvatar } from "../contacts/ContactAvatar";
 import { MessageText } from "./chat/MessageText";
 import { preloadPeekDialog } from "./dialogs";
+import { toast } from "../../lib/toast";
+import { ResolvePendingButton } from "./ResolvePendingButton";
 import { contactLabel, listTime, oneLine, tagColors } from "./ticket-format";
 
 /** The list's row height; the virtualizer measures each row, this is its first guess. */
@@ -101,7 +103,9 @@ export const TicketListItem = memo(function TicketListItem({
   const neutral = { bg: alpha(theme.palette.text.primary, 0.07), fg: theme.palette.text.secondary };
   const unreadColor = theme.palette.mode === "dark" ? "#00a884" : "#1fa855";
   const open = () => {
-    if (!pending) onOpen(ticket);
+    // core §4: a pending ticket is accepted, not opened; the click says so (issue 26: it said nothing)
+    if (pending) toast.info(t("item.acceptToAnswer"), { toastId: "ticket-accept-to-answer" });
+    else onOpen(ticket);
   };
 
   return (
@@ -110,8 +114,8 @@ export const TicketListItem = memo(function TicketListItem({
       data-ticket-id={ticket.id}
       data-status={ticket.status}
       aria-current={selected ? "true" : undefined}
-      role={pending ? undefined : "button"}
-      tabIndex={pending ? undefined : 0}
+      role="button"
+      tabIndex={0}
       onClick={open}
       onKeyDown={(event) => {
         if (event.key === "Enter" || event.key === " ") {
@@ -275,6 +279,7 @@ export const TicketListItem = memo(function TicketListItem({
               </IconButton>
             </Tooltip>
           )}
+          {pending && <ResolvePendingButton ticket={ticket} />}
           {pending && (
             <Button
               size="small"

@@ -32,7 +32,8 @@ type Props = {
 type Item = { key: string; testId: string; label: string; icon: ReactNode; onClick: () => void; danger?: boolean };
 
 /**
- * core §2 header actions by status: pending → Accept; open → Return, Resolve, options; closed → Reopen.
+ * core §2 header actions by status: pending → Accept (Resolve in the options); open → Return, Resolve,
+ * options; closed → Reopen.
  * On a narrow chat only the main action stays a button; the rest moves into the options menu.
  */
 export function TicketActions({ ticket, compact, busy, onTransition, onTransfer, onDelete }: Props) {
@@ -51,6 +52,16 @@ export function TicketActions({ ticket, compact, busy, onTransition, onTransfer,
       label: t("actions.return"),
       icon: <ReturnIcon fontSize="small" />,
       onClick: () => onTransition("return"),
+    });
+  }
+  // core §4: finish works on any non-closed ticket, a pending one too
+  if (status === "pending") {
+    menu.push({
+      key: "resolve",
+      testId: "chat-resolve",
+      label: t("actions.resolve"),
+      icon: <CheckIcon fontSize="small" />,
+      onClick: () => onTransition("resolve"),
     });
   }
   if (canTransfer && status !== "closed") {
