@@ -99,4 +99,35 @@ describe("quick replies", () => {
       .toEqual([expect.stringMatching(/^application:[\s\S]*Aquí tiene nuestro catálogo de productos 2026$/)]);
     await context.close();
   });
+
+  it("shows an agent edit and delete on their own replies only, not on a colleague's shared one", async () => {
+    const token = await apiLogin(server.url, ADMIN.email, ADMIN.password);
+    const shared = await api<{ id: number }>(
+      server.url,
+      "POST",
+      "/quick-messages",
+      { shortcode: "empresa-horario", message: "Atendemos de 9 a 18" },
+      token,
+    );
+    const agent = { email: `agente-qm-${Date.now()}@e2e.charla`, password: "agente-123" };
+    await api(server.url, "POST", "/users", { name: "Agente Rápido", ...agent, profile: "user" }, token);
+    const agentToken = await apiLogin(server.url, agent.email, agent.password);
+    await api(server.url, "POST", "/quick-messages", { shortcode: "mio-saludo", message: "Hola, soy yo" }, agentToken);
+
+    const { context, page } = await newPage(browser);
+    await loginThroughUi(page, server.url, agent.email, agent.password);
+    await page.getByTestId("menu-quick-messages").click({ timeout: 15_000 });
+    await page.waitForURL(/\/quick-messages$/);
+    const row = (id: string) => page.getByTestId("quick-messages-row").filter({ hasText: id });
+    await row("/mio-saludo").waitFor({ timeout: 15_000 });
+    await row("/empresa-horario").waitFor();
+    expect(await row("/mio-saludo").getByTestId("quick-message-edit").count()).toBe(1);
+    expect(await row("/mio-saludo").getByTestId("quick-message-delete").count()).toBe(1);
+    // the company's reply is the agent's to use, not to change (the API answers 403 alike)
+    expect(await row("/empresa-horario").getByTestId("quick-message-edit").count()).toBe(0);
+    expect(await row("/empresa-horario").getByTestId("quick-message-delete").count()).toBe(0);
+    await page.screenshot({ path: "/tmp/quick-messages-agent.png" });
+    await context.close();
+    await api(server.url, "DELETE", `/quick-messages/${shared.id}`, undefined, token);
+  });
 });

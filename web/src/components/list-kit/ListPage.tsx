@@ -50,6 +50,8 @@ type Props<T extends { id: number }> = {
   /** Whether a row answers clicks (its pointer). */
   rowClickable?: (row: T) => boolean;
   onEdit?: (row: T) => void;
+  /** Whether a row offers edit (every row when not given), like `remove.allowed` for delete. */
+  editAllowed?: (row: T) => boolean;
   remove?: DeleteAction<T>;
   rowExtra?: (row: T) => ReactNode;
   /** The page's dialogs. */
@@ -152,7 +154,7 @@ export function ListPage<T extends { id: number }>(props: Props<T>) {
             ))}
             <RowActions
               prefix={rowTestId}
-              onEdit={props.onEdit ? () => props.onEdit?.(row) : undefined}
+              onEdit={props.onEdit && (props.editAllowed?.(row) ?? true) ? () => props.onEdit?.(row) : undefined}
               onDelete={remove && (remove.allowed?.(row) ?? true) ? () => confirm.ask(row) : undefined}
               extra={props.rowExtra?.(row)}
             />

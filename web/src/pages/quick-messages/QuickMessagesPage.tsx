@@ -5,6 +5,8 @@ import Typography from "@mui/material/Typography";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { quickMessageCollection, useQuickMessageLiveEvents } from "../../api/quick-messages";
+import { useSessionUser } from "../../auth/context";
+import { usePermission } from "../../auth/permissions";
 import { ListPage } from "../../components/list-kit/ListPage";
 import { QuickMessageModal } from "./QuickMessageModal";
 
@@ -12,6 +14,10 @@ import { QuickMessageModal } from "./QuickMessageModal";
 export default function QuickMessagesPage() {
   const { t } = useTranslation("quick-messages");
   const remove = quickMessageCollection.useDelete();
+  const me = useSessionUser();
+  const managesShared = usePermission("quick-messages.manage-shared");
+  // the API's rule (policies/quick-messages.ts): its author, or staff for a colleague's shared reply
+  const mayChange = (reply: QuickMessageView) => reply.userId === me.id || managesShared;
   // live while the page is open; the composer's slash list reads afresh each time it opens
   useQuickMessageLiveEvents();
   const [editing, setEditing] = useState<{ id: number | null } | null>(null);
@@ -28,7 +34,9 @@ export default function QuickMessagesPage() {
       rowTestId="quick-message"
       rowData={(reply) => ({ "data-quick-message-id": reply.id })}
       onEdit={(reply) => setEditing({ id: reply.id })}
+      editAllowed={mayChange}
       remove={{
+        allowed: mayChange,
         title: (reply) => t("confirmDelete.title", { shortcode: reply.shortcode }),
         message: t("confirmDelete.message"),
         run: (reply) => remove.mutateAsync(reply.id),
