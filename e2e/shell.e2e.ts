@@ -74,7 +74,7 @@ describe("web shell", () => {
     await first.page.evaluate(() => {
       new MutationObserver(() => {
         if (
-          document.body.textContent?.includes("Sua conta foi acessada em outro computador.") &&
+          document.body.textContent?.includes("Se inició sesión con tu cuenta en otra computadora.") &&
           !sessionStorage.getItem("notice")
         )
           sessionStorage.setItem("notice", String(Date.now()));
@@ -93,6 +93,62 @@ describe("web shell", () => {
     await second.page.getByTestId("greeting").waitFor();
     await first.context.close();
     await second.context.close();
+  });
+
+  it("a path the app does not have says so, with a way back, in the interface's language", async () => {
+    const { context, page } = await newPage(browser);
+    await loginThroughUi(page, server.url, ADMIN.email, ADMIN.password);
+    await page.getByTestId("greeting").waitFor();
+    // spec routes not built yet and a typo: each one stays where it is and says it is not there
+    for (const path of ["/schedules", "/chats/abc", "/announcements", "/helps", "/no-existe"]) {
+      await page.goto(`${server.url}${path}`);
+      await page.getByTestId("not-found").waitFor({ timeout: 15_000 });
+      expect(await page.getByTestId("not-found").textContent()).toContain("Página no encontrada");
+      expect(await page.getByTestId("not-found").textContent()).toContain(path);
+      expect(new URL(page.url()).pathname).toBe(path);
+      // the shell stays: the menu is there to go elsewhere
+      expect(await page.getByTestId("menu-tickets").count()).toBe(1);
+    }
+    // the way back: the start page (the dashboard's own content is another test's)
+    expect(await page.getByTestId("not-found-home").getAttribute("href")).toBe("/");
+    await page.getByTestId("not-found-home").click();
+    await page.waitForURL((url) => url.pathname === "/");
+    // a page the app has is never "not found"
+    await page.getByTestId("menu-tags").click();
+    await page.waitForURL(/\/tags$/);
+    await expect.poll(() => page.getByTestId("not-found").count(), { timeout: 10_000 }).toBe(0);
+    await page.evaluate(() => localStorage.setItem("i18nextLng", "en"));
+    await page.goto(`${server.url}/helps`);
+    await expect.poll(() => page.getByTestId("not-found").textContent(), { timeout: 15_000 }).toContain("Page not found");
+    await page.evaluate(() => localStorage.setItem("i18nextLng", "pt"));
+    await page.reload();
+    await expect.poll(() => page.getByTestId("not-found").textContent(), { timeout: 15_000 }).toContain("Página não encontrada");
+    await page.evaluate(() => localStorage.setItem("i18nextLng", "es"));
+    await context.close();
+  });
+
+  it("a page the profile does not allow says so and sends the user to their start page", async () => {
+    const token = await apiLogin(server.url, ADMIN.email, ADMIN.password);
+    await api(
+      server.url,
+      "POST",
+      "/users",
+      { name: "Agente Sin Áreas", email: "sinareas@e2e.test", password: "agente-123", profile: "user" },
+      token,
+    );
+    const { context, page } = await newPage(browser);
+    await loginThroughUi(page, server.url, "sinareas@e2e.test", "agente-123");
+    await page.getByTestId("greeting").waitFor();
+    for (const path of ["/queues", "/users", "/connections"]) {
+      await page.goto(`${server.url}${path}`);
+      await expect
+        .poll(() => page.locator("body").textContent(), { timeout: 15_000 })
+        .toContain("¡Esta empresa no tiene permiso para acceder a esta página! Te estamos redirigiendo.");
+      // the agent's start page (the dashboard is not theirs either: quietly on to the tickets)
+      await page.waitForURL(/\/tickets$/, { timeout: 10_000 });
+      expect(await page.getByTestId("not-found").count()).toBe(0);
+    }
+    await context.close();
   });
 
   it("keeps the chosen theme across reloads", async () => {

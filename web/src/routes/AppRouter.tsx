@@ -21,7 +21,7 @@ export function AppRouter() {
       <Route element={<PublicOnly />}>
         <Route path="/login" element={<LoginPage />} />
       </Route>
-      {/* any other path: /login without a session; the shell's routes (unknown ones go to /) with one */}
+      {/* any other path: /login without a session; the shell's routes (unknown ones: not found) with one */}
       <Route element={<RequireAuth />}>
         <Route path="*" element={<SignedInRoutes />} />
       </Route>

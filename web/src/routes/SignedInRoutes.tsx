@@ -1,13 +1,31 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect } from "react";
+import { useTranslation } from "react-i18next";
 import { Navigate, Route, Routes } from "react-router";
 import { type Access, useAccess } from "../auth/permissions";
 import { AppLayout } from "../layout/AppLayout";
+import { NotFoundPage } from "../layout/NotFoundPage";
+import { toast } from "../lib/toast";
 import { registeredRoutes } from "./registry";
 
-/** A typed URL must not open what the menu hides; the API refuses it anyway. */
-function RouteAccess({ access, fallback = "/", children }: { access?: Access; fallback?: string; children: ReactNode }) {
+const ACCESS_DENIED_TOAST = "access-denied";
+
+/** secondary §8: a page the plan or the profile does not allow says so before the user is sent to /. */
+function Refused() {
+  const { t } = useTranslation("layout");
+  useEffect(() => {
+    void toast.error(t("accessDenied"), { toastId: ACCESS_DENIED_TOAST });
+  }, [t]);
+  return <Navigate to="/" replace />;
+}
+
+/**
+ * A typed URL must not open what the menu hides; the API refuses it anyway. A route with its own
+ * fallback (the dashboard's: agents start at /tickets) moves there quietly, as a landing, not a refusal.
+ */
+function RouteAccess({ access, fallback, children }: { access?: Access; fallback?: string; children: ReactNode }) {
   const allowed = useAccess(access);
-  return allowed ? children : <Navigate to={fallback} replace />;
+  if (allowed) return children;
+  return fallback ? <Navigate to={fallback} replace /> : <Refused />;
 }
 
 /**
@@ -29,8 +47,9 @@ export default function SignedInRoutes() {
             }
           />
         ))}
+        {/* a path the app does not have (nor one of the spec's areas not built yet): said, inside the shell */}
+        <Route path="*" element={<NotFoundPage />} />
       </Route>
-      <Route path="*" element={<Navigate to="/" replace />} />
     </Routes>
   );
 }

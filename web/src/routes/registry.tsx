@@ -54,7 +54,7 @@ export type AppRoute = {
   path: string;
   element: ReactNode;
   access?: Access;
-  /** Where a user without `access` goes instead (default `/`). */
+  /** Where a user without `access` goes instead, quietly; without one they are told and sent to `/`. */
   fallback?: string;
   menu?: MenuEntry;
   /** The route (and its menu entry) exists only while this holds; read at each render. */
