@@ -33,43 +33,51 @@ describe("areas page", () => {
     await page.waitForURL(/\/queues$/);
     await page.getByTestId("queues-table").waitFor();
 
-    // a new area: name, a preset colour, a greeting
+    // a new area: name, a preset colour, a greeting, and its chatbot options before its first save
     await page.getByTestId("queues-add").click();
-    await page.getByTestId("queue-modal").waitFor();
+    const modal = page.getByTestId("queue-modal");
+    await modal.waitFor();
     await input(page, "queue-name").fill("V");
     await page.getByTestId("queue-color-palette").nth(3).click();
     expect(await input(page, "queue-color").inputValue()).toBe("#008B02");
+    await page.getByTestId("queue-option-add").click();
+    const titles = page.locator('input[data-testid="queue-option-title"]');
+    await titles.first().waitFor();
+    // an option just started is not an error yet, and the dialog has one Cancel / Save pair: its own
+    expect(await titles.first().getAttribute("aria-invalid")).toBe("false");
+    expect(await modal.textContent()).not.toContain("Requerido");
+    expect(await modal.getByRole("button", { name: /^(cancelar|guardar|agregar)$/i }).count()).toBe(2);
     await page.getByTestId("queue-modal-save").click();
     // the contract's check, beside the field, before anything is sent
-    await page.getByTestId("queue-modal").getByText("¡Demasiado corto!").first().waitFor();
+    await modal.getByText("¡Demasiado corto!").first().waitFor();
     await input(page, "queue-name").fill("Ventas");
     await page.getByTestId("queue-greetingMessage").fill("¡Hola {{firstName}}! Bienvenido a Ventas.");
+    // submitted with the option's title still empty: now it says so, and nothing is saved
     await page.getByTestId("queue-modal-save").click();
-    await expect.poll(() => bodyText(page), { timeout: 10_000 }).toContain("Queue saved successfully.");
+    await expect.poll(() => titles.first().getAttribute("aria-invalid")).toBe("true");
+    expect(await modal.textContent()).toContain("Requerido");
+    const before = await api<Queue[]>(server.url, "GET", "/queue", undefined, await pageToken(page));
+    expect(before.map((q) => q.name)).not.toContain("Ventas");
+    await titles.first().fill("Precios");
+    await page.locator('textarea[data-testid="queue-option-message"]').first().fill("Elija una línea:");
+    await page.getByTestId("queue-option-add").click();
+    await titles.nth(1).fill("Envíos");
+    await page.getByTestId("queue-modal-save").click();
+    await expect.poll(() => bodyText(page), { timeout: 10_000 }).toContain("Área guardada con éxito.");
+    await expect.poll(() => modal.count(), { timeout: 10_000 }).toBe(0);
     await row(page, "Ventas").waitFor();
 
-    // the modal stays open on the saved area: its chatbot options can be added now, two levels deep
-    await page.getByTestId("queue-option-add").click();
-    await input(page, "queue-option-title").fill("Precios");
-    await page.getByTestId("queue-option-message").fill("Elija una línea:");
-    await page.getByTestId("queue-option-save").click();
-    await page.getByTestId("queue-option-name").filter({ hasText: "Precios" }).waitFor();
-    await page.getByTestId("queue-option-add").click();
-    await input(page, "queue-option-title").fill("Envíos");
-    await page.getByTestId("queue-option-save").click();
+    // editing the saved area: a sub-option under Precios and a new title for Envíos, saved by the same Save
+    await row(page, "Ventas").getByTestId("queue-edit").click();
     await page.getByTestId("queue-option-name").filter({ hasText: "Envíos" }).waitFor();
     const precios = page.getByTestId("queue-option").filter({ hasText: "Precios" }).first();
     await precios.getByTestId("queue-option-add-child").first().click();
-    await input(page, "queue-option-title").fill("Mayoristas");
-    await page.getByTestId("queue-option-save").click();
-    await page.getByTestId("queue-option-name").filter({ hasText: "Mayoristas" }).waitFor();
-
-    // editing toggles one option into its form and back
+    await titles.first().fill("Mayoristas");
     const envios = page.getByTestId("queue-option").filter({ hasText: "Envíos" }).first();
     await envios.getByTestId("queue-option-edit").click();
-    await input(page, "queue-option-title").fill("Envíos y entregas");
-    await page.getByTestId("queue-option-save").click();
-    await page.getByTestId("queue-option-name").filter({ hasText: "Envíos y entregas" }).waitFor();
+    await titles.nth(1).fill("Envíos y entregas");
+    await page.getByTestId("queue-modal-save").click();
+    await expect.poll(() => modal.count(), { timeout: 10_000 }).toBe(0);
 
     const queue = (await api<Queue[]>(server.url, "GET", "/queue", undefined, await pageToken(page))).find(
       (q) => q.name === "Ventas",
@@ -112,7 +120,6 @@ describe("areas page", () => {
       },
       setUpToken,
     );
-    await page.getByTestId("queue-modal-cancel").click();
     await page.getByTestId("menu-simulator").click();
     await page.getByTestId("simulator-thread").waitFor();
     await input(page, "simulator-number").fill("5215566667777");
@@ -176,6 +183,41 @@ describe("areas page", () => {
     await expect.poll(() => row(page, "Ventas").count(), { timeout: 10_000 }).toBe(0);
     await context.close();
   });
+  it("a new area's colour is one no other area uses, even when the areas arrive after the dialog opened; taken ones are marked", async () => {
+    const token = await apiLogin(server.url, ADMIN.email, ADMIN.password);
+    await api(server.url, "POST", "/queue", { name: "Ocupa el rojo", color: "#B80000" }, token);
+    await api(server.url, "POST", "/queue", { name: "Ocupa el naranja", color: "#DB3E00" }, token);
+    const { context, page } = await newPage(browser);
+    await loginThroughUi(page, server.url, ADMIN.email, ADMIN.password);
+    await page.getByTestId("greeting").waitFor();
+    // the areas are held back until the dialog is open (a slow network, or a click before they came)
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(
+      (url) => url.pathname === "/api/v1/queue",
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+    );
+    await page.goto(`${server.url}/queues`);
+    await page.getByTestId("queues-add").click();
+    await page.getByTestId("queue-modal").waitFor();
+    release();
+    await row(page, "Ocupa el naranja").waitFor({ timeout: 15_000 });
+    await expect.poll(() => input(page, "queue-color").inputValue()).toBe("#FCCB00");
+    const taken = page.locator('[data-testid="queue-color-palette"][data-taken="true"]');
+    expect(await taken.count()).toBe(2);
+    expect(await taken.first().getAttribute("aria-label")).toBe("#B80000 (ya en uso)");
+    // a colour the user picks stays theirs
+    await page.getByTestId("queue-color-palette").nth(5).click();
+    expect(await input(page, "queue-color").inputValue()).toBe("#1273DE");
+    await page.getByTestId("queue-modal-cancel").click();
+    await context.close();
+  });
+
   it("a customer walks a two-level option tree from the Simulator page: list, wrong answer, option, back, leaf", async () => {
     const token = await apiLogin(server.url, ADMIN.email, ADMIN.password);
     await setSetting(token, "scheduleType", "disabled");

@@ -17,7 +17,7 @@ type Props<T extends FieldValues> = {
   testId: string;
 };
 
-/** The colour as text (#RRGGBB) with the 50 presets of core §5 to click; those already taken are dimmed. */
+/** The colour as text (#RRGGBB) with the 50 presets of core §5 to click; those already taken are dimmed and struck. */
 export function ColorField<T extends FieldValues>({ control, name, label, taken = [], testId }: Props<T>) {
   const { t } = useTranslation();
   const used = new Set(taken.map((c) => c.toLowerCase()));
@@ -48,13 +48,16 @@ export function ColorField<T extends FieldValues>({ control, name, label, taken 
           <Box sx={{ display: "grid", gridTemplateColumns: "repeat(10, 1fr)", gap: 0.5, maxWidth: 360 }} role="listbox">
             {QUEUE_PALETTE.map((color) => {
               const selected = String(field.value ?? "").toLowerCase() === color.toLowerCase();
+              const inUse = used.has(color.toLowerCase());
+              const name = inUse ? t("paletteTaken", { color }) : color;
               return (
                 <ButtonBase
                   key={color}
                   role="option"
                   aria-selected={selected}
-                  aria-label={color}
-                  title={color}
+                  aria-label={name}
+                  title={name}
+                  data-taken={inUse || undefined}
                   onClick={() => field.onChange(color)}
                   data-testid={`${testId}-palette`}
                   sx={{
@@ -63,7 +66,11 @@ export function ColorField<T extends FieldValues>({ control, name, label, taken 
                     bgcolor: color,
                     border: selected ? 3 : 1,
                     borderColor: selected ? "primary.main" : "divider",
-                    opacity: used.has(color.toLowerCase()) && !selected ? 0.3 : 1,
+                    opacity: inUse && !selected ? 0.35 : 1,
+                    // struck through as well as faded: "taken" must not rest on telling faint colours apart
+                    backgroundImage: inUse
+                      ? "linear-gradient(to top right, transparent calc(50% - 1.5px), rgba(0,0,0,.75) calc(50% - 1.5px), rgba(0,0,0,.75) calc(50% + 1.5px), transparent calc(50% + 1.5px))"
+                      : undefined,
                   }}
                 />
               );

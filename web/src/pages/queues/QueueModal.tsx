@@ -4,11 +4,11 @@ import Divider from "@mui/material/Divider";
 import Tab from "@mui/material/Tab";
 import Tabs from "@mui/material/Tabs";
 import Typography from "@mui/material/Typography";
-import { useMemo, useState } from "react";
-import { Controller } from "react-hook-form";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { Controller, type UseFormReturn } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
-import { queueCollection } from "../../api/queues";
+import { queueCollection, useSaveQueueOption } from "../../api/queues";
 import { useSettings } from "../../api/settings";
 import { ColorField } from "../../components/form/ColorField";
 import { FormTextField } from "../../components/form/FormTextField";
@@ -16,8 +16,9 @@ import { FormDialog } from "../../components/list-kit/FormDialog";
 import { SchedulesEditor } from "../../components/schedules/SchedulesEditor";
 import { TimeZonePicker } from "../../components/schedules/TimeZonePicker";
 import { toast } from "../../lib/toast";
+import { type OptionDraft, draftInvalid } from "./option-drafts";
 import { QueueOptionsEditor } from "./QueueOptionsEditor";
-import { newQueueValues, queuePayloadOf, queueValuesOf, type QueueValues } from "./queue-form";
+import { firstFreeColor, newQueueValues, queuePayloadOf, queueValuesOf, type QueueValues } from "./queue-form";
 
 // The order is typed as text: empty means "after the numbered areas" (null), which coercion would make 0.
 const QueueDialogSchema = QueueForm.extend({
@@ -32,10 +33,31 @@ const MESSAGES = ["greetingMessage", "complationMessage", "outOfHoursMessage", "
 
 type Props = { queueId: number | null; onClose: () => void };
 
+/**
+ * A new area's colour is the first one no other area uses; the areas may arrive after the dialog
+ * opened, so an untouched colour that turns out taken moves to a free one.
+ */
+function FreeColor({ form, taken, active }: { form: UseFormReturn<QueueValues>; taken: string[]; active: boolean }) {
+  const { getValues, setValue } = form;
+  // the colour this dialog chose itself: any other value is the user's choice and stays
+  const chosen = useRef(getValues("color"));
+  useEffect(() => {
+    const color = getValues("color");
+    if (!active || color !== chosen.current) return;
+    if (!new Set(taken.map((c) => c.toLowerCase())).has(color.toLowerCase())) return;
+    chosen.current = firstFreeColor(taken);
+    setValue("color", chosen.current, { shouldValidate: false });
+  }, [active, taken, getValues, setValue]);
+  return null;
+}
+
 /** core §2 Queues modal: Datos de Area (fields, colours, the chatbot's options) and, with scheduleType = queue, its hours. */
 export function QueueModal({ queueId, onClose }: Props) {
   const { t } = useTranslation("queues");
   const [savedId, setSavedId] = useState(queueId);
+  const [drafts, setDrafts] = useState<OptionDraft[]>([]);
+  const [showDraftErrors, setShowDraftErrors] = useState(false);
+  const saveOption = useSaveQueueOption();
   const [tab, setTab] = useState<"data" | "hours">("data");
   const existing = queueCollection.useRecord(savedId);
   const all = queueCollection.useList("");
@@ -46,14 +68,28 @@ export function QueueModal({ queueId, onClose }: Props) {
   const defaults = useMemo(() => newQueueValues(taken), [taken]);
   const loaded = useMemo(() => (existing.data ? queueValuesOf(existing.data) : null), [existing.data]);
 
+  // The area first (a new one gets its id), then the options written meanwhile, in the order they were
+  // added; each one saved leaves the drafts, so a failure part way keeps only what is still unsaved.
   const submit = async (values: QueueValues) => {
-    const queue = await save.mutateAsync({ id: savedId, values: queuePayloadOf(values) });
-    toast.success(t("toasts.saved"));
-    if (savedId === null) {
-      // a new area stays open so its chatbot options can be added now
-      setSavedId(queue.id);
+    setShowDraftErrors(true);
+    if (drafts.some(draftInvalid)) {
+      document.querySelector<HTMLElement>('[data-testid="queue-option-form"] [aria-invalid="true"]')?.focus();
       return;
     }
+    const queue = await save.mutateAsync({ id: savedId, values: queuePayloadOf(values) });
+    setSavedId(queue.id);
+    let left = drafts;
+    for (const draft of drafts) {
+      const option = { title: draft.title.trim(), message: draft.message };
+      await saveOption.mutateAsync(
+        draft.optionId === null
+          ? { id: null, values: { queueId: queue.id, parentId: draft.parentId, ...option } }
+          : { id: draft.optionId, values: option },
+      );
+      left = left.filter((d) => d.key !== draft.key);
+      setDrafts(left);
+    }
+    toast.success(t("toasts.saved"));
     onClose();
   };
 
@@ -116,6 +152,7 @@ export function QueueModal({ queueId, onClose }: Props) {
               />
             </Box>
             <ColorField control={form.control} name="color" label={t("modal.color")} taken={taken} testId="queue-color" />
+            <FreeColor form={form} taken={taken} active={savedId === null} />
             {MESSAGES.map((name) => (
               <FormTextField
                 key={name}
@@ -138,7 +175,7 @@ export function QueueModal({ queueId, onClose }: Props) {
             <Typography variant="body2" color="text.secondary" sx={{ mt: -2 }}>
               {t("options.help")}
             </Typography>
-            <QueueOptionsEditor queueId={savedId} />
+            <QueueOptionsEditor queueId={savedId} drafts={drafts} showErrors={showDraftErrors} change={setDrafts} />
           </>
         )
       }

@@ -1,5 +1,6 @@
 import type { QueueOptionView } from "@charla/contracts";
 import AddIcon from "@mui/icons-material/Add";
+import CloseIcon from "@mui/icons-material/Close";
 import DeleteIcon from "@mui/icons-material/DeleteOutlineOutlined";
 import EditIcon from "@mui/icons-material/EditOutlined";
 import ExpandLessIcon from "@mui/icons-material/ExpandLess";
@@ -11,104 +12,100 @@ import IconButton from "@mui/material/IconButton";
 import TextField from "@mui/material/TextField";
 import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
-import { useState } from "react";
+import { createContext, useContext, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toastError } from "../../api/errors";
-import { useDeleteQueueOption, useQueueOptions, useSaveQueueOption } from "../../api/queues";
+import { useDeleteQueueOption, useQueueOptions } from "../../api/queues";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { toast } from "../../lib/toast";
+import { type OptionDraft, draftInvalid, editDraft, newDraft } from "./option-drafts";
 
-type Draft = { title: string; message: string };
+type Drafts = {
+  drafts: OptionDraft[];
+  /** The dialog was submitted once: every empty title shows as required, touched or not. */
+  showErrors: boolean;
+  change: (update: (drafts: OptionDraft[]) => OptionDraft[]) => void;
+};
 
-/** Title and message of an option being written; saving an empty title is refused by the API too. */
-function OptionForm({
-  initial,
-  onSave,
-  onCancel,
-}: {
-  initial: Draft;
-  onSave: (d: Draft) => Promise<void>;
-  onCancel: () => void;
-}) {
+const DraftsContext = createContext<Drafts>({ drafts: [], showErrors: false, change: () => undefined });
+
+/** Title and message of an option being written; it is saved with the area, or discarded here. */
+function DraftForm({ draft }: { draft: OptionDraft }) {
   const { t } = useTranslation("queues");
-  const [draft, setDraft] = useState(initial);
-  const [busy, setBusy] = useState(false);
-  const save = async () => {
-    setBusy(true);
-    try {
-      await onSave({ title: draft.title.trim(), message: draft.message });
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { showErrors, change } = useContext(DraftsContext);
+  const set = (values: Partial<OptionDraft>) =>
+    change((drafts) => drafts.map((d) => (d.key === draft.key ? { ...d, ...values } : d)));
+  // red only once the title was left empty or the dialog was submitted, not while it is being started
+  const invalid = draftInvalid(draft) && (draft.touched || showErrors);
   return (
-    <Box sx={{ display: "flex", flexDirection: "column", gap: 1, py: 1 }} data-testid="queue-option-form">
-      <TextField
-        size="small"
-        label={t("options.titleField")}
-        value={draft.title}
-        autoFocus
-        error={draft.title.trim() === ""}
-        onChange={(event) => setDraft({ ...draft, title: event.target.value })}
-        slotProps={{ htmlInput: { maxLength: 100, "data-testid": "queue-option-title" } }}
-      />
-      <TextField
-        size="small"
-        label={t("options.message")}
-        value={draft.message}
-        multiline
-        minRows={2}
-        onChange={(event) => setDraft({ ...draft, message: event.target.value })}
-        slotProps={{ htmlInput: { "data-testid": "queue-option-message" } }}
-      />
-      <Box sx={{ display: "flex", gap: 1, justifyContent: "flex-end" }}>
-        <Button size="small" color="inherit" onClick={onCancel} disabled={busy}>
-          {t("options.cancel")}
-        </Button>
-        <Button
+    <Box sx={{ display: "flex", gap: 1, py: 1, alignItems: "flex-start" }} data-testid="queue-option-form">
+      <Box sx={{ display: "flex", flexDirection: "column", gap: 1, flex: 1, minWidth: 0 }}>
+        <TextField
           size="small"
-          variant="contained"
-          disabled={busy || draft.title.trim() === ""}
-          onClick={() => void save()}
-          data-testid="queue-option-save"
-        >
-          {t("options.save")}
-        </Button>
+          label={t("options.titleField")}
+          required
+          value={draft.title}
+          autoFocus
+          error={invalid}
+          helperText={invalid ? t("common:validation.required") : undefined}
+          onChange={(event) => set({ title: event.target.value })}
+          onBlur={() => set({ touched: true })}
+          slotProps={{ htmlInput: { maxLength: 100, "data-testid": "queue-option-title" } }}
+        />
+        <TextField
+          size="small"
+          label={t("options.message")}
+          value={draft.message}
+          multiline
+          minRows={2}
+          onChange={(event) => set({ message: event.target.value })}
+          slotProps={{ htmlInput: { "data-testid": "queue-option-message" } }}
+        />
       </Box>
+      <Tooltip title={t("options.discard")}>
+        <IconButton
+          size="small"
+          aria-label={t("options.discard")}
+          onClick={() => change((drafts) => drafts.filter((d) => d.key !== draft.key))}
+          data-testid="queue-option-discard"
+          sx={{ mt: 0.5 }}
+        >
+          <CloseIcon fontSize="small" />
+        </IconButton>
+      </Tooltip>
     </Box>
   );
 }
 
-/** One option: its label and title in view mode, the form in edit mode, its children below when opened. */
+/** The new options written under `parentId` (null: the roots). */
+function NewDrafts({ parentId }: { parentId: number | null }) {
+  const { drafts } = useContext(DraftsContext);
+  return (
+    <>
+      {drafts
+        .filter((d) => d.optionId === null && d.parentId === parentId)
+        .map((d) => (
+          <DraftForm key={d.key} draft={d} />
+        ))}
+    </>
+  );
+}
+
+/** One saved option: its label and title, or its form while it is being edited; its children below when opened. */
 function OptionNode({ option, depth }: { option: QueueOptionView; depth: number }) {
   const { t } = useTranslation("queues");
-  const [editing, setEditing] = useState(false);
+  const { drafts, change } = useContext(DraftsContext);
   const [open, setOpen] = useState(false);
-  const [adding, setAdding] = useState(false);
   const [confirming, setConfirming] = useState(false);
-  const save = useSaveQueueOption();
   const remove = useDeleteQueueOption();
+  const editing = drafts.find((d) => d.optionId === option.id);
+  const hasNewChildren = drafts.some((d) => d.optionId === null && d.parentId === option.id);
 
-  const update = async (draft: Draft) => {
-    try {
-      await save.mutateAsync({ id: option.id, values: draft });
-      setEditing(false);
-    } catch (error) {
-      toastError(error);
-    }
-  };
-  const addChild = async (draft: Draft) => {
-    try {
-      await save.mutateAsync({ id: null, values: { queueId: option.queueId, parentId: option.id, ...draft } });
-      setAdding(false);
-      setOpen(true);
-    } catch (error) {
-      toastError(error);
-    }
-  };
   const confirmDelete = async () => {
     try {
       await remove.mutateAsync(option);
+      // its own drafts and those of its children go with it
+      change((list) => list.filter((d) => d.optionId !== option.id && d.parentId !== option.id));
       toast.success(t("options.deleted"));
     } catch (error) {
       toastError(error);
@@ -119,11 +116,7 @@ function OptionNode({ option, depth }: { option: QueueOptionView; depth: number 
   return (
     <Box sx={{ pl: depth === 0 ? 0 : 2.5, borderLeft: depth === 0 ? 0 : 2, borderColor: "divider" }} data-testid="queue-option">
       {editing ? (
-        <OptionForm
-          initial={{ title: option.title, message: option.message }}
-          onSave={update}
-          onCancel={() => setEditing(false)}
-        />
+        <DraftForm draft={editing} />
       ) : (
         <Box sx={{ display: "flex", alignItems: "center", gap: 1, py: 0.5 }}>
           <Typography
@@ -151,12 +144,23 @@ function OptionNode({ option, depth }: { option: QueueOptionView; depth: number 
             </Tooltip>
           )}
           <Tooltip title={t("options.addChild")}>
-            <IconButton size="small" onClick={() => setAdding(true)} data-testid="queue-option-add-child">
+            <IconButton
+              size="small"
+              onClick={() => {
+                change((list) => [...list, newDraft(option.id)]);
+                setOpen(true);
+              }}
+              data-testid="queue-option-add-child"
+            >
               <AddIcon fontSize="small" />
             </IconButton>
           </Tooltip>
           <Tooltip title={t("options.edit")}>
-            <IconButton size="small" onClick={() => setEditing(true)} data-testid="queue-option-edit">
+            <IconButton
+              size="small"
+              onClick={() => change((list) => [...list, editDraft(option)])}
+              data-testid="queue-option-edit"
+            >
               <EditIcon fontSize="small" />
             </IconButton>
           </Tooltip>
@@ -167,10 +171,10 @@ function OptionNode({ option, depth }: { option: QueueOptionView; depth: number 
           </Tooltip>
         </Box>
       )}
-      {open && <OptionLevel queueId={option.queueId} parentId={option.id} depth={depth + 1} />}
-      {adding && (
+      {(open || hasNewChildren) && (
         <Box sx={{ pl: 2.5 }}>
-          <OptionForm initial={{ title: "", message: "" }} onSave={addChild} onCancel={() => setAdding(false)} />
+          {option.childrenCount > 0 && <OptionLevel queueId={option.queueId} parentId={option.id} depth={depth + 1} />}
+          <NewDrafts parentId={option.id} />
         </Box>
       )}
       <ConfirmDialog
@@ -197,45 +201,30 @@ function OptionLevel({ queueId, parentId, depth }: { queueId: number; parentId: 
   );
 }
 
+type Props = Drafts & { queueId: number | null };
+
 /**
- * core §5: the chatbot's option tree of an area, edited in place: each option toggles between view
- * and edit; deleting one renumbers the rest (the server does, and the level is read again).
+ * core §5: the chatbot's option tree of an area. Saved options are listed; what is added or edited
+ * here is kept as drafts and saved with the area by the dialog's Save (a new area too). Deleting one
+ * is at once, after its confirmation, and renumbers the rest (the server does; the level is read again).
  */
-export function QueueOptionsEditor({ queueId }: { queueId: number | null }) {
+export function QueueOptionsEditor({ queueId, drafts, showErrors, change }: Props) {
   const { t } = useTranslation("queues");
-  const [adding, setAdding] = useState(false);
-  const save = useSaveQueueOption();
-  if (queueId === null) {
-    return (
-      <Typography variant="body2" color="text.secondary">
-        {t("options.saveFirst")}
-      </Typography>
-    );
-  }
-  const add = async (draft: Draft) => {
-    try {
-      await save.mutateAsync({ id: null, values: { queueId, parentId: null, ...draft } });
-      setAdding(false);
-    } catch (error) {
-      toastError(error);
-    }
-  };
   return (
-    <Box data-testid="queue-options">
-      <OptionLevel queueId={queueId} parentId={null} depth={0} />
-      {adding ? (
-        <OptionForm initial={{ title: "", message: "" }} onSave={add} onCancel={() => setAdding(false)} />
-      ) : (
+    <DraftsContext.Provider value={{ drafts, showErrors, change }}>
+      <Box data-testid="queue-options">
+        {queueId !== null && <OptionLevel queueId={queueId} parentId={null} depth={0} />}
+        <NewDrafts parentId={null} />
         <Button
           size="small"
           startIcon={<AddIcon />}
-          onClick={() => setAdding(true)}
+          onClick={() => change((list) => [...list, newDraft(null)])}
           data-testid="queue-option-add"
           sx={{ mt: 1 }}
         >
           {t("options.add")}
         </Button>
-      )}
-    </Box>
+      </Box>
+    </DraftsContext.Provider>
   );
 }

@@ -19,12 +19,17 @@ export type QueueValues = {
   schedules: ScheduleEntry[];
 };
 
-/** A new area starts with the first preset colour no other area uses (colours are unique, core §5). */
-export function newQueueValues(taken: string[]): QueueValues {
+/** The first preset colour no other area uses (colours are unique, core §5); "" when all are taken. */
+export function firstFreeColor(taken: string[]): string {
   const used = new Set(taken.map((c) => c.toLowerCase()));
+  return QUEUE_PALETTE.find((c) => !used.has(c.toLowerCase())) ?? "";
+}
+
+/** A new area starts with the first preset colour no other area uses. */
+export function newQueueValues(taken: string[]): QueueValues {
   return {
     name: "",
-    color: QUEUE_PALETTE.find((c) => !used.has(c.toLowerCase())) ?? "",
+    color: firstFreeColor(taken),
     orderQueue: "",
     greetingMessage: "",
     complationMessage: "",
