@@ -100,6 +100,63 @@ describe("quick replies", () => {
     await context.close();
   });
 
+  it("the list says which replies carry a file, and at 390 px a long shortcode stays whole on one line beside its buttons", async () => {
+    const token = await apiLogin(server.url, ADMIN.email, ADMIN.password);
+    const long = "bienvenida_clientes_nuevos_temporada_alta";
+    const reply = await api<{ id: number }>(
+      server.url,
+      "POST",
+      "/quick-messages",
+      { shortcode: long, message: "Hola, gracias por escribirnos." },
+      token,
+    );
+    const file = new FormData();
+    file.append("file", new Blob([Buffer.from("%PDF-1.4\n")], { type: "application/pdf" }), "tarifas-2026.pdf");
+    const upload = await fetch(`${server.url}/api/v1/quick-messages/${reply.id}/media-upload`, {
+      method: "POST",
+      body: file,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(upload.status).toBe(200);
+    await api(server.url, "POST", "/quick-messages", { shortcode: "horario", message: "Atendemos de 9 a 18 h." }, token);
+
+    for (const [width, height] of [
+      [1280, 800],
+      [390, 844],
+    ]) {
+      const { context, page } = await newPage(browser, width, height);
+      await loginThroughUi(page, server.url, ADMIN.email, ADMIN.password);
+      await page.getByTestId("greeting").waitFor();
+      await page.goto(`${server.url}/quick-messages`);
+      const row = page.locator(`[data-quick-message-id="${reply.id}"]`);
+      await row.waitFor({ timeout: 15_000 });
+      // the reply with a file shows its name beside a clip; the one without shows none
+      const media = row.locator('[data-testid="quick-message-media"]:visible');
+      await expect.poll(() => media.textContent()).toBe("tarifas-2026.pdf");
+      expect(
+        await page
+          .getByTestId("quick-messages-row")
+          .filter({ hasText: "/horario" })
+          .locator('[data-testid="quick-message-media"]:visible')
+          .count(),
+      ).toBe(0);
+      // the shortcode: one line (cut with an ellipsis, whole in its title), never broken inside the word
+      const code = row.getByTestId("quick-message-shortcode");
+      const lines = await code.evaluate((el) =>
+        Math.round(el.getBoundingClientRect().height / Number.parseFloat(getComputedStyle(el).lineHeight)),
+      );
+      expect(lines).toBe(1);
+      expect(await code.getAttribute("title")).toBe(`/${long}`);
+      // the row's buttons are on screen, without scrolling sideways
+      for (const action of ["quick-message-edit", "quick-message-delete"]) {
+        const box = await row.getByTestId(action).boundingBox();
+        expect(box && box.x + box.width).toBeLessThanOrEqual(width);
+      }
+      await page.screenshot({ path: `/tmp/quick-messages-${width}.png` });
+      await context.close();
+    }
+  });
+
   it("shows an agent edit and delete on their own replies only, not on a colleague's shared one", async () => {
     const token = await apiLogin(server.url, ADMIN.email, ADMIN.password);
     const shared = await api<{ id: number }>(
