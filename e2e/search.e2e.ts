@@ -2,6 +2,7 @@ import type { Browser } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { input, loginThroughUi, newPage } from "./support/browser.js";
 import { ADMIN, type RunningServer, api, apiLogin } from "./support/server.js";
+import { setUpTwoLevelBot } from "./support/chatbot.js";
 import { withServerAndBrowser } from "./support/suite.js";
 
 let server: RunningServer;
@@ -59,6 +60,98 @@ describe("global search", () => {
     await expect.poll(() => results.count(), { timeout: 10_000 }).toBeGreaterThan(0);
     await page.keyboard.press("Escape");
     await expect.poll(() => field.inputValue()).toBe("");
+    await context.close();
+  }, 120_000);
+
+  it("message bodies read as in the chat everywhere: search results, the peek dialog and the delete confirmation", async () => {
+    const token = await apiLogin(server.url, ADMIN.email, ADMIN.password);
+    const bot = await setUpTwoLevelBot(server.url, token, {
+      welcome: "Bienvenido a *Pedidosya*, elija un área:",
+      ventas: "Ventas",
+      soporte: "Soporte",
+      ventasGreeting: "",
+      precios: "Precios",
+      leaf: "Mayoristas",
+    });
+    const number = "5215530000042";
+    const said = await api<{ ticketId: number }>(
+      server.url,
+      "POST",
+      `/simulator/${bot.simulatorId}/inbound`,
+      {
+        number,
+        body: "Hola, mis *pedidosya* llegaron ~tarde~",
+      },
+      token,
+    );
+    await api(server.url, "PUT", `/tickets/${said.ticketId}`, { status: "open" }, token);
+    const staff = await api<{ id: number }>(
+      server.url,
+      "POST",
+      `/messages/${said.ticketId}`,
+      { body: "Revisamos sus *pedidosya* ~hoy~" },
+      token,
+    );
+    await bot.reset();
+    const ticket = await api<{ uuid: string }>(server.url, "GET", `/tickets/${said.ticketId}`, undefined, token);
+
+    const { context, page } = await newPage(browser);
+    await loginThroughUi(page, server.url, ADMIN.email, ADMIN.password);
+    await page.waitForURL(/\/tickets/);
+    await page.getByTestId("tickets-tab-search").click();
+    const field = input(page, "global-search");
+    await field.fill("pedidosya");
+    const results = page.getByTestId("global-search-result");
+    // the contact, the bot's welcome and the staff's answer
+    await expect.poll(() => results.count(), { timeout: 15_000 }).toBe(3);
+    const bodies = page.getByTestId("global-search-body");
+    const texts = await bodies.allTextContents();
+    // no raw markers: bold and strike as elements, the word found marked inside the bold
+    for (const text of texts) expect(text).not.toMatch(/[*~]/);
+    const customer = bodies.filter({ hasText: "llegaron" });
+    expect(await customer.locator("strong").textContent()).toBe("pedidosya");
+    expect(await customer.locator("strong mark").textContent()).toBe("pedidosya");
+    expect(await customer.locator("s").textContent()).toBe("tarde");
+    // the bot's message is the bot's, the staff's is "Tú"
+    const welcome = bodies.filter({ hasText: "Bienvenido" });
+    expect(await welcome.getByTestId("global-search-automatic").count()).toBe(1);
+    expect(await welcome.textContent()).toMatch(/^Bot: Bienvenido a Pedidosya/);
+    const answer = bodies.filter({ hasText: "Revisamos" });
+    expect(await answer.textContent()).toBe("Tú: Revisamos sus pedidosya hoy");
+    expect(await customer.textContent()).toBe("Hola, mis pedidosya llegaron tarde");
+    // today's messages by their time as the chat shows it (HH:mm), the contact by its formatted number
+    for (const meta of await page.getByTestId("global-search-meta").allTextContents()) expect(meta).toMatch(/^\d{2}:\d{2}$/);
+    await field.fill("");
+    await field.fill("5215530000042");
+    // a contact without a name goes by its number, written as everywhere else
+    await expect.poll(() => results.first().textContent(), { timeout: 15_000 }).toContain("+52 1 55 3000 0042");
+    expect(await results.first().textContent()).not.toContain("5215530000042");
+
+    // the admin's peek at the conversation
+    await page.getByTestId("tickets-tab-open").click();
+    const row = page.locator(`[data-testid="ticket-item"][data-ticket-id="${said.ticketId}"]`);
+    await row.waitFor({ timeout: 15_000 });
+    await row.getByTestId("ticket-item-peek").click();
+    const peek = page.getByTestId("peek-dialog");
+    await expect.poll(() => peek.getByTestId("peek-message").count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
+    for (const text of await peek.getByTestId("peek-message").allTextContents()) expect(text).not.toMatch(/[*~]/);
+    expect(await peek.locator("strong").first().textContent()).toBe("Pedidosya");
+    expect(await peek.locator("s").allTextContents()).toEqual(["tarde", "hoy"]);
+    await page.getByTestId("peek-close").click();
+
+    // deleting one's own message names it as the bubble shows it
+    await page.goto(`${server.url}/tickets/${ticket.uuid}`);
+    const bubble = page.locator(`[data-message-id="${staff.id}"]`);
+    await bubble.waitFor({ timeout: 15_000 });
+    await bubble.hover();
+    await bubble.getByTestId("message-menu").click();
+    await page.getByTestId("message-delete").click();
+    const dialog = page.getByTestId("confirm-dialog");
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain("Se eliminará para todos: «Revisamos sus pedidosya hoy»");
+    expect(await dialog.locator("strong").textContent()).toBe("pedidosya");
+    expect(await dialog.locator("s").textContent()).toBe("hoy");
+    await page.getByTestId("confirm-cancel").click();
     await context.close();
   }, 120_000);
 });

@@ -34,7 +34,8 @@ export type SearchResult = {
   matchType: SearchMatchType;
   highlightedBody: SearchSegment[];
   contact: { id: number; name: string; number: string };
-  message: { id: number; body: string; createdAt: string; fromMe: boolean } | null;
+  /** isAutomatic: sent by the bot (greeting, options, out of hours), marked as the chat marks it. */
+  message: { id: number; body: string; createdAt: string; fromMe: boolean; isAutomatic: boolean } | null;
   ticket: { id: number; uuid: string; status: TicketStatus } | null;
 };
 

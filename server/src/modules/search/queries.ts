@@ -104,7 +104,7 @@ async function strategyFor(q: Scoped, key: string, match: SQL): Promise<Strategy
  * planner follows the order's index and stops at the window.
  */
 function windowHits(company: number, viewer: Viewer, match: SQL, strategy: Strategy): SQL {
-  const cols = sql.raw("m.id, m.ticket_id, m.search, m.body, m.created_at, m.from_me");
+  const cols = sql.raw("m.id, m.ticket_id, m.search, m.body, m.created_at, m.from_me, m.is_automatic");
   const visible = visibleTickets(viewer);
   if (!visible) {
     const matches = strategy === "walk" ? sql`coalesce(m.search @@ ${match}, false)` : sql`m.search @@ ${match}`;
@@ -139,11 +139,11 @@ async function searchMessages(q: Scoped, viewer: Viewer, f: Query, terms: Terms,
       select s.stemmed, s.exact, ${match(sql`s.stemmed`)} as match from (
         select coalesce(${stemmedQueries.get<string>(f.q) ?? null}::tsquery, charla_search_query(${f.q})) as stemmed,
           to_tsquery('simple', ${terms.typed.filter(isWord).map(lexeme).join(" & ")}) as exact offset 0) as s)
-    select h.id, h.body, h.created_at as "createdAt", h.from_me as "fromMe",
+    select h.id, h.body, h.created_at as "createdAt", h.from_me as "fromMe", h.is_automatic as "isAutomatic",
       ${tickets.id} as "ticketId", ${tickets.uuid} as uuid, ${tickets.status} as status,
       ${contacts.id} as "contactId", ${contacts.name} as name, ${contacts.number} as number,
       h.relevance, h.n, (select stemmed::text from terms) as stemmed
-    from (select h.id, h.ticket_id, h.body, h.created_at, h.from_me,
+    from (select h.id, h.ticket_id, h.body, h.created_at, h.from_me, h.is_automatic,
         ((case when h.search @@ (select exact from terms) then 0.6
           when h.search @@ (select stemmed from terms) then 0.4 else 0.2 end)
         + 0.4 * ts_rank(h.search, (select match from terms), 32))::float8 as relevance, count(*) over () as n
@@ -156,6 +156,7 @@ async function searchMessages(q: Scoped, viewer: Viewer, f: Query, terms: Terms,
     body: string;
     createdAt: Date | string;
     fromMe: boolean;
+    isAutomatic: boolean;
     ticketId: number;
     uuid: string;
     status: TicketStatus;
@@ -176,7 +177,13 @@ async function searchMessages(q: Scoped, viewer: Viewer, f: Query, terms: Terms,
       matchType: tierOf(Number(r.relevance)),
       highlightedBody: highlightSegments(r.body, highlightTerms),
       contact: { id: Number(r.contactId), name: r.name, number: r.number },
-      message: { id: Number(r.id), body: r.body, createdAt: new Date(r.createdAt).toISOString(), fromMe: r.fromMe },
+      message: {
+        id: Number(r.id),
+        body: r.body,
+        createdAt: new Date(r.createdAt).toISOString(),
+        fromMe: r.fromMe,
+        isAutomatic: r.isAutomatic,
+      },
       ticket: { id: Number(r.ticketId), uuid: r.uuid, status: r.status },
     }),
   );

@@ -73,6 +73,23 @@ describe("#search", () => {
     }
   });
 
+  it("says which company-side messages the bot sent, as the chat marks them", async () => {
+    const w = await world();
+    const tk = await w.ticket();
+    const bot = await buildMessage(t.app, tk, {
+      body: "Bienvenido, elija una opción del catálogo",
+      fromMe: true,
+      isAutomatic: true,
+    });
+    const agent = await buildMessage(t.app, tk, { body: "Le envío el catálogo ahora", fromMe: true });
+    const contact = await buildMessage(t.app, tk, { body: "¿Tienen catálogo?" });
+    const page = await search(w.admin, "q=catalogo&type=messages");
+    const byId = new Map(page.results.map((r) => [r.message?.id, r.message]));
+    expect(byId.get(bot.id)).toMatchObject({ fromMe: true, isAutomatic: true });
+    expect(byId.get(agent.id)).toMatchObject({ fromMe: true, isAutomatic: false });
+    expect(byId.get(contact.id)).toMatchObject({ fromMe: false, isAutomatic: false });
+  });
+
   it("finds messages ignoring accents and by stems, best first, highlighted", async () => {
     const w = await world();
     const tk = await w.ticket();

@@ -2,6 +2,7 @@ import { Limits, type SearchMode, type SearchResult } from "@charla/contracts";
 import PersonIcon from "@mui/icons-material/Person";
 import SearchIcon from "@mui/icons-material/Search";
 import ChatIcon from "@mui/icons-material/ChatOutlined";
+import SmartToyIcon from "@mui/icons-material/SmartToyOutlined";
 import Box from "@mui/material/Box";
 import CircularProgress from "@mui/material/CircularProgress";
 import InputAdornment from "@mui/material/InputAdornment";
@@ -16,6 +17,9 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { useGlobalSearch } from "../../api/search";
 import { useDebouncedValue } from "../../hooks/use-debounced-value";
+import { daysFromToday, formatDateTime, formatTime } from "../../i18n/dates";
+import { formatPhoneNumber } from "../../lib/phone";
+import { MessageText } from "./chat/MessageText";
 
 type Props = {
   /** Changes each time the field must take the focus (Ctrl+K, "/", the tab chosen). */
@@ -151,15 +155,39 @@ export function GlobalSearch({ focusSignal }: Props) {
               )}
               <Box sx={{ minWidth: 0, flex: 1 }}>
                 <Typography variant="body2" sx={{ fontWeight: 600 }} noWrap>
-                  {result.type === "contact" ? <Segments result={result} /> : result.contact.name}
-                  <Typography component="span" variant="caption" color="text.secondary" sx={{ ml: 1 }}>
-                    {result.message ? new Date(result.message.createdAt).toLocaleString() : result.contact.number}
+                  {result.type === "contact" && named(result.contact) ? (
+                    <Segments result={result} />
+                  ) : (
+                    contactName(result.contact)
+                  )}
+                  <Typography
+                    component="span"
+                    variant="caption"
+                    color="text.secondary"
+                    sx={{ ml: 1 }}
+                    data-testid="global-search-meta"
+                  >
+                    {result.message
+                      ? messageTime(result.message.createdAt)
+                      : named(result.contact)
+                        ? formatPhoneNumber(result.contact.number)
+                        : ""}
                   </Typography>
                 </Typography>
                 {result.message && (
-                  <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: "anywhere" }}>
-                    {result.message.fromMe ? `${t("globalSearch.you")}: ` : ""}
-                    <Segments result={result} />
+                  <Typography
+                    variant="body2"
+                    color="text.secondary"
+                    sx={{ overflowWrap: "anywhere", whiteSpace: "pre-wrap" }}
+                    data-testid="global-search-body"
+                  >
+                    <Author message={result.message} />
+                    {/* the chat's renderer: *bold* and ~strike~ as they look there; no links inside the button */}
+                    <MessageText
+                      text={result.highlightedBody.map((segment) => segment.text).join("")}
+                      highlight={result.highlightedBody.filter((segment) => segment.highlight).map((segment) => segment.text)}
+                      links={false}
+                    />
                   </Typography>
                 )}
               </Box>
@@ -169,6 +197,36 @@ export function GlobalSearch({ focusSignal }: Props) {
       )}
     </Box>
   );
+}
+
+/** Today's messages by their time, older ones with their date too (core §1 DD/MM/YYYY HH:mm). */
+function messageTime(iso: string): string {
+  return daysFromToday(iso) === 0 ? formatTime(iso) : formatDateTime(iso);
+}
+
+/** A contact saved without a name carries its number as the name. */
+function named(contact: { name: string; number: string }): boolean {
+  const name = contact.name.trim();
+  return name !== "" && name !== contact.number;
+}
+
+/** A contact without a name goes by its number, written as numbers are everywhere else. */
+function contactName(contact: { name: string; number: string }): string {
+  return named(contact) ? contact.name.trim() : formatPhoneNumber(contact.number);
+}
+
+/** Who wrote a company-side message: the bot's are marked as the chat marks them, the staff's "Tú". */
+function Author({ message }: { message: { fromMe: boolean; isAutomatic: boolean } }) {
+  const { t } = useTranslation("tickets");
+  if (message.isAutomatic) {
+    return (
+      <Box component="span" data-testid="global-search-automatic" sx={{ whiteSpace: "nowrap" }}>
+        <SmartToyIcon sx={{ fontSize: 14, verticalAlign: "-2px", mr: 0.25 }} aria-hidden />
+        {`${t("globalSearch.bot")}: `}
+      </Box>
+    );
+  }
+  return message.fromMe ? `${t("globalSearch.you")}: ` : null;
 }
 
 /** The highlighted text, as React text: never HTML from the server. */

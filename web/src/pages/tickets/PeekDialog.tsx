@@ -17,6 +17,7 @@ import { toastError } from "../../api/errors";
 import { type TicketView, usePeekMessages } from "../../api/tickets";
 import { formatDate } from "../../i18n/dates";
 import { ContactAvatar } from "../contacts/ContactAvatar";
+import { MessageText } from "./chat/MessageText";
 import { contactLabel } from "./ticket-format";
 
 type Props = { ticket: TicketView | null; onClose: () => void };
@@ -30,7 +31,7 @@ function ordered(pages: { messages: MessageView[] }[] | undefined): MessageView[
 
 /**
  * core §2: the admin's read-only look at a conversation from the list, without marking it read
- * (`peek=true`). Bodies are plain text; media show what kind they are.
+ * (`peek=true`). Bodies are formatted as in the chat; media show what kind they are.
  */
 export function PeekDialog({ ticket: requested, onClose }: Props) {
   const { t } = useTranslation("tickets");
@@ -72,14 +73,22 @@ export function PeekDialog({ ticket: requested, onClose }: Props) {
     });
   };
 
-  const mediaText = (message: MessageView) => {
+  // What a bubble says: the body with its WhatsApp formatting (the chat's own renderer), after the
+  // kind of media when there is one; a file's name is shown as it is.
+  const bodyOf = (message: MessageView) => {
     if (message.isDeleted) return t("peek.deleted");
     const text = message.body.trim();
-    if (message.mediaType === "chat") return text;
+    if (message.mediaType === "chat") return <MessageText text={text} />;
     const kind = t(`media.${message.mediaType}`, { defaultValue: t("media.file") });
     if (message.mediaType === "locationMessage" || message.mediaType === "vcard") return kind;
-    const detail = text && text !== message.mediaName ? text : (message.mediaName ?? "");
-    return detail ? `${kind} · ${detail}` : kind;
+    if (text && text !== message.mediaName) {
+      return (
+        <>
+          {kind} · <MessageText text={text} />
+        </>
+      );
+    }
+    return message.mediaName ? `${kind} · ${message.mediaName}` : kind;
   };
 
   const name = ticket ? contactLabel(ticket.contact) : "";
@@ -190,7 +199,7 @@ export function PeekDialog({ ticket: requested, onClose }: Props) {
                     opacity: message.isDeleted ? 0.7 : 1,
                   }}
                 >
-                  {mediaText(message)}
+                  {bodyOf(message)}
                 </Typography>
                 <Typography sx={{ fontSize: 11, textAlign: "right", opacity: 0.6, mt: 0.25 }}>{day.format("HH:mm")}</Typography>
               </Box>

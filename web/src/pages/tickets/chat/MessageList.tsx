@@ -6,13 +6,14 @@ import CircularProgress from "@mui/material/CircularProgress";
 import Fab from "@mui/material/Fab";
 import Typography from "@mui/material/Typography";
 import { Fragment, type RefObject, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { Trans, useTranslation } from "react-i18next";
 import { toast } from "../../../lib/toast";
 import { toastError } from "../../../api/errors";
 import { flattenMessages, useDeleteMessage, useMessages } from "../../../api/messages";
 import { ConfirmDialog } from "../../../components/ConfirmDialog";
 import { useBubbleColors } from "./chat-colors";
 import { MessageBubble } from "./MessageBubble";
+import { MessageText } from "./MessageText";
 import { continues, dayLabel, previewOf, sameDay } from "./message-parts";
 import { useChatScroll } from "./use-chat-scroll";
 
@@ -280,7 +281,16 @@ export function MessageList({ ticket, focusMessageId, highlight, onReply }: Prop
         onConfirm={() => void confirmDelete()}
         onClose={() => setToDelete(null)}
       >
-        {toDelete ? t("message.deleteText", { preview: previewOf(toDelete, t).slice(0, 80) }) : ""}
+        {toDelete ? (
+          // the preview as the bubble shows it (*bold*, ~strike~), not its markers
+          <Trans
+            t={t}
+            i18nKey="message.deleteText"
+            components={{ preview: <MessageText text={previewOf(toDelete, t).slice(0, 80)} links={false} /> }}
+          />
+        ) : (
+          ""
+        )}
       </ConfirmDialog>
     </Box>
   );

@@ -5,8 +5,8 @@ import { type FormatNode, parseFormatting } from "./message-format";
 
 type Props = {
   text: string;
-  /** Words to mark (the `highlight` query parameter of the route). */
-  highlight?: string | null;
+  /** Words to mark: the `highlight` query parameter of the route, or the parts a search found. */
+  highlight?: string | readonly string[] | null;
   /** Off inside clickable quotes: a link may not sit inside a button. */
   links?: boolean;
 };
@@ -78,9 +78,14 @@ function render(nodes: FormatNode[], pattern: RegExp | null, prefix: string, lin
  */
 export function MessageText({ text, highlight, links = true }: Props) {
   const nodes = useMemo(() => parseFormatting(text), [text]);
+  const key = typeof highlight === "string" ? highlight : (highlight ?? []).join("\u0000");
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for the terms (a new array each render)
   const pattern = useMemo(() => {
-    const term = highlight?.trim();
-    return term ? new RegExp(`(${escapeRegExp(term)})`, "gi") : null;
-  }, [highlight]);
+    const terms = (typeof highlight === "string" ? [highlight] : (highlight ?? [])).map((term) => term.trim()).filter(Boolean);
+    if (terms.length === 0) return null;
+    // the longest first: "pedidos" is marked whole, not as "pedido" and an "s"
+    const alternatives = [...new Set(terms)].sort((a, b) => b.length - a.length).map(escapeRegExp);
+    return new RegExp(`(${alternatives.join("|")})`, "gi");
+  }, [key]);
   return <>{render(nodes, pattern, "n", links)}</>;
 }
