@@ -19,6 +19,5 @@ export default defineConfig({
     reporters: ["default", "./server/src/test/stall-watchdog.ts"],
     pool: "forks",
     maxWorkers: 2,
-    isolate: false,
   },
 });
