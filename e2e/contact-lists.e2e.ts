@@ -191,6 +191,27 @@ describe("contact lists", () => {
     await context.close();
   });
 
+  it("a CSV with a field longer than a cell is refused with its row in the toast, and nothing is imported", async () => {
+    const token = await apiLogin(server.url, ADMIN.email, ADMIN.password);
+    const list = await api<{ id: number }>(server.url, "POST", "/contact-lists", { name: "Campo largo" }, token);
+    const csv = Buffer.from(`nombre,numero\nAna,5491133334444\n${"a".repeat(40_000)},5491133335555\n`);
+
+    const { context, page } = await newPage(browser);
+    await withCampaignFlag(context);
+    await loginThroughUi(page, server.url, ADMIN.email, ADMIN.password);
+    await page.getByTestId("menu-tags").waitFor({ timeout: 15_000 });
+    await page.goto(`${server.url}/contact-lists/${list.id}/contacts`);
+    await page.getByTestId("contact-list-items-table").waitFor({ timeout: 15_000 });
+    const dialog = await chooseSheet(page, "largo.csv", "text/csv", csv);
+    await page.getByTestId("import-start").click();
+    const toast = page.locator(".Toastify__toast").filter({ hasText: "La fila 3 tiene un campo de más de 32.767 caracteres" });
+    await toast.waitFor({ timeout: 15_000 });
+    if (shots) await page.screenshot({ path: `${shots}/contact-list-import-field-too-long.png` });
+    await expect.poll(() => dialog.count(), { timeout: 10_000 }).toBe(0);
+    expect(await page.getByTestId("contact-list-items-row").count()).toBe(0);
+    await context.close();
+  });
+
   it("without the cshow flag the routes are not there; set, they are", async () => {
     const { context, page } = await newPage(browser);
     await loginThroughUi(page, server.url, ADMIN.email, ADMIN.password);
