@@ -216,6 +216,64 @@ describe("contacts page", () => {
     await context.close();
   });
 
+  it("admin imports a CSV file and reads the summary: added, updated and each rejected row", async () => {
+    const token = await adminToken();
+    await api(server.url, "POST", "/contacts", { name: "Nombre Viejo", number: "5215533330002" }, token);
+    const { context, page } = await newPage(browser);
+    await loginThroughUi(page, server.url, ADMIN.email, ADMIN.password);
+    await openContacts(page);
+    await rows(page, "Nombre Viejo").waitFor();
+
+    const csv = [
+      "name;number;email",
+      "Importada Uno;5215533330001;uno@e2e.test",
+      "Nombre Nuevo;5215533330002;nuevo@e2e.test",
+      "Sin Número;12;",
+    ].join("\r\n");
+    await page
+      .getByTestId("contacts-import-file-input")
+      .setInputFiles({ name: "contactos.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+    const confirm = page.getByTestId("confirm-dialog");
+    await confirm.waitFor();
+    expect(await confirm.textContent()).toContain("contactos.csv");
+    await page.getByTestId("confirm-ok").click();
+
+    const summary = page.getByTestId("contacts-import-summary");
+    await summary.waitFor({ timeout: 15_000 });
+    expect(await summary.getByTestId("import-imported").textContent()).toBe("1");
+    expect(await summary.getByTestId("import-updated").textContent()).toBe("1");
+    expect(await summary.getByTestId("import-rejected").textContent()).toBe("1");
+    const rejected = summary.getByTestId("import-rejected-row");
+    expect(await rejected.getAttribute("data-row")).toBe("4");
+    expect(await rejected.textContent()).toContain("12");
+    await page.getByTestId("contacts-import-close").click();
+    await rows(page, "Importada Uno").waitFor({ timeout: 10_000 });
+    await rows(page, "Nombre Nuevo").waitFor({ timeout: 10_000 });
+    expect(await rows(page, "Nombre Nuevo").textContent()).toContain("nuevo@e2e.test");
+    expect(await rows(page, "Nombre Viejo").count()).toBe(0);
+    await context.close();
+  });
+
+  it("shows the whole search placeholder at 1366×768", async () => {
+    const { context, page } = await newPage(browser, 1366, 768);
+    await loginThroughUi(page, server.url, ADMIN.email, ADMIN.password);
+    await openContacts(page);
+    const search = page.getByTestId("contacts-search");
+    expect(await search.getAttribute("placeholder")).toBe("Buscar por nombre o número");
+    // the placeholder's drawn width against the room the input gives it
+    const room = await search.evaluate((el) => {
+      const input = el as HTMLInputElement;
+      const style = getComputedStyle(input);
+      const ctx = document.createElement("canvas").getContext("2d") as CanvasRenderingContext2D;
+      ctx.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const text = ctx.measureText(input.placeholder).width;
+      const inner = input.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight);
+      return { text, inner };
+    });
+    expect(room.inner).toBeGreaterThanOrEqual(room.text);
+    await context.close();
+  });
+
   it("admin starts a conversation from a contact's row and lands in its ticket", async () => {
     const token = await adminToken();
     await api(server.url, "POST", "/contacts", { name: "Cliente Conversa", number: "5215522223333" }, token);

@@ -1,6 +1,6 @@
-import { type ContactForm, type ContactView, Events, normalizeNumber } from "@charla/contracts";
+import { type ContactForm, type ContactListImportResult, type ContactView, Events, normalizeNumber } from "@charla/contracts";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api, apiBlob } from "./client";
+import { api, apiBlob, apiUpload } from "./client";
 import { saveBlob } from "../lib/save-blob";
 import { defineCollection } from "./collection";
 
@@ -43,6 +43,22 @@ export function useImportContacts() {
   return useMutation({
     mutationFn: () => api<ImportResult>("/contacts/import", { method: "POST", body: {} }),
     // not awaited: the result toast need not wait for the refetch
+    onSuccess: () => void client.invalidateQueries({ queryKey: contactCollection.keys.lists() }),
+  });
+}
+
+/**
+ * POST /contacts/import with a multipart `file`: a CSV such as the export (name, number, email; `;` or
+ * `,`), answered with the contact lists' summary. The lists are read again after it.
+ */
+export function useImportContactsFile() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (file: File) => {
+      const form = new FormData();
+      form.append("file", file);
+      return apiUpload<ContactListImportResult>("/contacts/import", form, () => {});
+    },
     onSuccess: () => void client.invalidateQueries({ queryKey: contactCollection.keys.lists() }),
   });
 }

@@ -94,7 +94,12 @@ export function ListPage<T extends { id: number }>(props: Props<T>) {
               placeholder={props.searchLabel}
               value={search}
               onChange={(event) => setSearch(event.target.value)}
-              sx={{ flex: { xs: "1 1 100%", sm: "none" }, minWidth: { sm: 260 } }}
+              // never narrower than its placeholder (icon and padding beside it): "Buscar por nombre o
+              // número" was cut at 1366 px; `ch` (a digit's width) is wider than most letters
+              sx={{
+                flex: { xs: "1 1 100%", sm: "none" },
+                minWidth: { sm: `max(260px, calc(${Array.from(props.searchLabel).length}ch + 64px))` },
+              }}
               slotProps={{
                 htmlInput: { "data-testid": `${testId}-search`, "aria-label": props.searchLabel },
                 input: {

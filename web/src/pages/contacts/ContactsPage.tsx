@@ -21,6 +21,7 @@ import { toast } from "../../lib/toast";
 import { NewTicketModal } from "../tickets/NewTicketModal";
 import { ContactAvatar } from "./ContactAvatar";
 import { ContactModal } from "./ContactModal";
+import { ContactsFileImport } from "./ContactsFileImport";
 
 const numberOf = (contact: ContactView) => (contact.isGroup ? contact.number : formatPhoneNumber(contact.number));
 
@@ -76,6 +77,7 @@ export default function ContactsPage() {
             onClick={() => setImportOpen(true)}
             testId="contacts-import"
           />
+          <ContactsFileImport />
           <ToolbarButton
             label={t("export")}
             icon={<DownloadIcon />}
