@@ -16,6 +16,9 @@ export default defineConfig({
     // ends a hung run instead (see server/src/test/stall-watchdog.ts)
     testTimeout: 0,
     hookTimeout: 0,
+    // a poll ends as soon as its condition holds: a wide bound costs a passing test nothing, where
+    // each file's own few seconds broke under load (a real miss still ends, and says what it saw)
+    expect: { poll: { timeout: 120_000 } },
     reporters: ["default", "./server/src/test/stall-watchdog.ts"],
     pool: "forks",
     maxWorkers: 2,

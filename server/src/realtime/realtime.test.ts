@@ -104,7 +104,7 @@ describe("realtime", () => {
 
     newSocket.emit("userStatus");
     await expect
-      .poll(async () => (await t.app.charla.db.select().from(users).where(eq(users.id, c.admin.id)))[0], { timeout: 10_000 })
+      .poll(async () => (await t.app.charla.db.select().from(users).where(eq(users.id, c.admin.id)))[0])
       .toMatchObject({ online: true, lastSeenAt: expect.any(Date) });
   });
 

@@ -201,9 +201,9 @@ describe("#connections", () => {
       // the connection's own number by default
       expect((await pair({})).statusCode).toBe(200);
       const status = async () => (await as(app.app, s, { method: "GET", url: `/api/v1/whatsapp/${wa.id}` })).json();
-      await expect.poll(async () => (await status()).status, { timeout: 5_000 }).toBe("PAIRING");
+      await expect.poll(async () => (await status()).status).toBe("PAIRING");
       expect((await status()).qrcode).toBe("CHRL2468");
-      await expect.poll(async () => (await status()).status, { timeout: 8_000 }).toBe("CONNECTED");
+      await expect.poll(async () => (await status()).status).toBe("CONNECTED");
       expect((await status()).qrcode).toBe("");
       // another company's connection, and an agent: refused
       const other = await buildCompany(app.app);
@@ -252,9 +252,9 @@ describe("#connections", () => {
       expect(wa.provider).toBe("beta");
       await as(app.app, s, { method: "POST", url: `/api/v1/whatsappsession/${wa.id}` });
       const status = async () => (await as(app.app, s, { method: "GET", url: `/api/v1/whatsapp/${wa.id}` })).json();
-      await expect.poll(async () => (await status()).status, { timeout: 5_000 }).toBe("qrcode");
+      await expect.poll(async () => (await status()).status).toBe("qrcode");
       expect((await status()).qrcode).toMatch(/^charla-demo-qr-/);
-      await expect.poll(async () => (await status()).status, { timeout: 8_000 }).toBe("CONNECTED");
+      await expect.poll(async () => (await status()).status).toBe("CONNECTED");
       expect((await status()).qrcode).toBe("");
     } finally {
       await app.close();

@@ -201,5 +201,5 @@ describe("cross-tenant walk", () => {
     expect(fileList.json()).toMatchObject({ name: `Archivos ${a.name}`, options: [{ name: `Opción archivo ${a.name}` }] });
     const hours = await as(t.app, aSession, { method: "GET", url: `/api/v1/companies/${a.id}/schedules` });
     expect(hours.json()).toMatchObject({ id: a.id, timeZone: "America/Noronha", schedules: DEFAULT_SCHEDULES });
-  }, 120_000);
+  });
 });

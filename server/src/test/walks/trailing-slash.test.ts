@@ -71,7 +71,7 @@ describe("trailing-slash walk", () => {
     }
     expect(compared).toBeGreaterThan(50);
     expect(differences).toEqual([]);
-  }, 120_000);
+  });
 
   it("GET /users/?searchParam= reaches the users list", async () => {
     const res = await as(t.app, session, { method: "GET", url: `/api/v1/users/?searchParam=${encodeURIComponent(sup.name)}` });
