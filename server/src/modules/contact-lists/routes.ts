@@ -1,6 +1,5 @@
 import {
   ContactListForm,
-  ContactListImportLimits,
   ContactListItemCreate,
   ContactListItemForm,
   ContactListItemsQuery,
@@ -10,17 +9,16 @@ import {
   IdParams,
   PageQuery,
 } from "@charla/contracts";
-import { randomUUID } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { scopedFor } from "../../db/scoped.js";
 import { found } from "../../lib/app-error.js";
-import { storeSingleFile } from "../../plugins/upload.js";
-import { importSpreadsheet, sheetKind } from "./import.js";
+import { importSpreadsheet } from "./import.js";
 import { sweepImportLeftovers } from "./leftovers.js";
 import { allLists, findListView, itemView, pageItems, pageLists } from "./queries.js";
 import { exampleSheet } from "./spreadsheet.js";
+import { withUploadedSheet } from "./uploaded-sheet.js";
 import { createItem, createList, deleteItem, deleteList, updateItem, updateList } from "./service.js";
 
 /** Contact lists and their items (secondary §7), behind campaigns.use (staff, plan flag useCampaigns). */
@@ -56,20 +54,7 @@ export async function contactListsRoutes(app: FastifyInstance) {
   r.post("/contact-lists/:id/upload", { schema: { params: IdParams }, config: use }, async (req) => {
     const q = scopedFor(req);
     found(await q.contactLists.findById(req.params.id), "ERR_NO_CONTACT_LIST_FOUND");
-    const { storage, companyId } = req.ctx;
-    const stored = await storeSingleFile(req, "file", {
-      storage,
-      companyId,
-      path: `imports/${randomUUID()}`,
-      maxBytes: ContactListImportLimits.bytes,
-      looksRight: () => true,
-    });
-    try {
-      const kind = sheetKind(await storage.head(companyId, stored.path, 512));
-      return await importSpreadsheet(req.ctx, req.params.id, storage.stream(companyId, stored.path), kind);
-    } finally {
-      await storage.remove(companyId, stored.path);
-    }
+    return withUploadedSheet(req, (source, kind) => importSpreadsheet(req.ctx, req.params.id, source, kind));
   });
   r.get("/contact-lists/list", { config: use }, (req): Promise<ContactListView[]> => allLists(scopedFor(req)));
   r.get("/contact-lists/:id", { schema: { params: IdParams }, config: use }, async (req) =>

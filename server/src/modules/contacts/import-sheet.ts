@@ -1,13 +1,12 @@
-import { randomUUID } from "node:crypto";
-import { type ContactListImportResult, ContactListImportLimits, Events } from "@charla/contracts";
+import { type ContactListImportResult, Events } from "@charla/contracts";
 import { inArray, sql } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
 import type { RequestCtx } from "../../context.js";
 import { scoped } from "../../db/scoped.js";
 import { contacts } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
-import { storeSingleFile } from "../../plugins/upload.js";
-import { checkedSheetRows, importSummary, sheetKind } from "../contact-lists/import.js";
+import { checkedSheetRows, importSummary } from "../contact-lists/import.js";
+import { withUploadedSheet } from "../contact-lists/uploaded-sheet.js";
 import { presentContacts } from "./queries.js";
 
 const CHUNK = 500;
@@ -20,22 +19,10 @@ const ANNOUNCE_EACH_UP_TO = 200;
  * already there take the row's name and email, and the answer is the contact lists' summary.
  */
 export async function importContactsUpload(req: FastifyRequest): Promise<ContactListImportResult> {
-  const { storage, companyId } = req.ctx;
-  const stored = await storeSingleFile(req, "file", {
-    storage,
-    companyId,
-    path: `imports/${randomUUID()}`,
-    maxBytes: ContactListImportLimits.bytes,
-    looksRight: () => true,
+  return withUploadedSheet(req, async (source, kind) => {
+    const { good, rejected } = await checkedSheetRows(source, kind);
+    return importSummary(await upsertContacts(req.ctx, good), good, rejected);
   });
-  try {
-    const kind = sheetKind(await storage.head(companyId, stored.path, 512));
-    const { good, rejected } = await checkedSheetRows(storage.stream(companyId, stored.path), kind);
-    const imported = await upsertContacts(req.ctx, good);
-    return importSummary(imported, good, rejected);
-  } finally {
-    await storage.remove(companyId, stored.path);
-  }
 }
 
 async function upsertContacts(ctx: RequestCtx, good: { name: string; number: string; email: string }[]): Promise<number> {
