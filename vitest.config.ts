@@ -9,7 +9,7 @@ const contractsSource = fileURLToPath(new URL("./contracts/src/index.ts", import
 export default defineConfig({
   resolve: { alias: { "@charla/contracts": contractsSource } },
   test: {
-    include: ["contracts/src/**/*.test.ts", "server/src/**/*.test.ts"],
+    include: ["contracts/src/**/*.test.ts", "server/src/**/*.test.ts", "web/src/**/*.test.ts"],
     globalSetup: ["server/src/test/global-setup.ts"],
     setupFiles: ["server/src/test/setup.ts"],
     // no per-test or per-hook limit (0): a busy machine broke the fixed ones; the stall watchdog

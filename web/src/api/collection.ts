@@ -6,11 +6,12 @@ import {
   useQuery,
   useQueryClient,
 } from "@tanstack/react-query";
-import { useMemo } from "react";
+import { useEffect, useMemo } from "react";
 import { useAuth } from "../auth/context";
 import { useOnConnect, useSocketEvent } from "../realtime/context";
 import { readBefore } from "../realtime/reads";
 import { api } from "./client";
+import { fresher, inFlightEvents } from "./live-order";
 
 type Entity = { id: number };
 /** A page of a searched list as every paged endpoint answers it: its rows under one field, `hasMore`, maybe `count`. */
@@ -121,12 +122,13 @@ export function defineCollection<T extends Entity, Form = unknown>(def: Definiti
 
   /** A created or changed row into its detail and every loaded list it belongs to (core §4 Live updates). */
   function upsert(client: QueryClient, item: T): void {
-    client.setQueryData(keys.detail(item.id), item);
+    client.setQueryData<T>(keys.detail(item.id), (current) => (fresher(current, item) ? item : current));
     if (!field) {
       client.setQueryData<T[]>(keys.list(""), (rows) => {
         if (!rows) return rows;
-        const present = rows.some((row) => row.id === item.id);
-        const next = present ? rows.map((row) => (row.id === item.id ? item : row)) : [...rows, item];
+        const current = rows.find((row) => row.id === item.id);
+        if (current && !fresher(current, item)) return rows;
+        const next = current ? rows.map((row) => (row.id === item.id ? item : row)) : [...rows, item];
         return def.order ? next.sort(def.order) : next;
       });
       return;
@@ -134,9 +136,10 @@ export function defineCollection<T extends Entity, Form = unknown>(def: Definiti
     for (const [key, data] of client.getQueriesData<InfiniteData<Page, number>>({ queryKey: keys.lists() })) {
       if (!data) continue;
       const search = String(key[2] ?? "");
-      const present = data.pages.some((page) => rowsOf(page).some((row) => row.id === item.id));
+      const current = data.pages.flatMap(rowsOf).find((row) => row.id === item.id);
+      if (current && !fresher(current, item)) continue;
       let pages: Page[];
-      if (present)
+      if (current)
         pages = data.pages.map((page) =>
           withRows(
             page,
@@ -187,6 +190,9 @@ export function defineCollection<T extends Entity, Form = unknown>(def: Definiti
     });
   }
 
+  // a read that began before an event may answer without it: the event is applied again when it lands
+  const replayed = inFlightEvents(keys.all);
+
   /** POST for a new row (`id` null), PUT for an existing one; the answer goes into the caches at once. */
   function useSave() {
     const client = useQueryClient();
@@ -218,15 +224,16 @@ export function defineCollection<T extends Entity, Form = unknown>(def: Definiti
         if (!live) return;
         if (event.action === "delete") {
           const id = Number(event[live.idField]);
-          remove(client, id);
+          replayed.note(client, () => remove(client, id));
           also?.({ action: "delete", id });
           return;
         }
         const item = event[live.item] as T;
-        upsert(client, item);
+        replayed.note(client, () => upsert(client, item));
         also?.({ action: event.action, item });
       },
     );
+    useEffect(() => replayed.watch(client), [client]);
     useOnConnect((join) => {
       if (live) void client.invalidateQueries({ queryKey: keys.all, predicate: readBefore(join) });
     });
