@@ -46,7 +46,8 @@ export type ListState<T> = {
   isError: boolean;
 };
 
-export type LiveEvent<T> = { action: "create" | "update" | "delete"; item?: T; id?: number };
+/** `reload`: too much changed at once to tell row by row (a large import): the lists read again. */
+export type LiveEvent<T> = { action: "create" | "update" | "delete" | "reload"; item?: T; id?: number };
 
 /**
  * One area's list, record, save, delete and live updates, the way every list page of core §2 wants
@@ -222,6 +223,11 @@ export function defineCollection<T extends Entity, Form = unknown>(def: Definiti
       live && companyId !== null ? live.channel(companyId) : null,
       (event) => {
         if (!live) return;
+        if (event.action === "reload") {
+          void client.invalidateQueries({ queryKey: keys.lists() });
+          also?.({ action: "reload" });
+          return;
+        }
         if (event.action === "delete") {
           const id = Number(event[live.idField]);
           replayed.note(client, () => remove(client, id));

@@ -10,13 +10,14 @@ import { withUploadedSheet } from "../contact-lists/uploaded-sheet.js";
 import { presentContacts } from "./queries.js";
 
 const CHUNK = 500;
-/** Past this many changes the page is told to read its list again instead of hearing each contact. */
+/** Past this many changes the pages are told to read their lists again instead of hearing each contact. */
 const ANNOUNCE_EACH_UP_TO = 200;
 
 /**
  * Multipart `file`: the contacts page's CSV export (name, number, email; `;` or `,`) or any sheet the
- * contact lists take, read and checked by the same code as theirs. New numbers become contacts, numbers
- * already there take the row's name and email, and the answer is the contact lists' summary.
+ * contact lists take, read and checked by the same code as theirs. New numbers become contacts; numbers
+ * already there take the row's name and email only where the row has them (a sheet of bare numbers
+ * must not wipe what the staff wrote), and the answer is the contact lists' summary.
  */
 export async function importContactsUpload(req: FastifyRequest): Promise<ContactListImportResult> {
   return withUploadedSheet(req, async (source, kind) => {
@@ -38,14 +39,22 @@ async function upsertContacts(ctx: RequestCtx, good: { name: string; number: str
           target: [contacts.companyId, contacts.number],
           // the unique index is partial (numbers not empty); ON CONFLICT must name the same predicate
           targetWhere: sql`${contacts.number} <> ''`,
-          set: { name: sql`excluded.name`, email: sql`excluded.email`, updatedAt: sql`now()` },
+          // an empty name cell arrives as the number (checkRow): the stored name stays then
+          set: {
+            name: sql`case when excluded.name = excluded.number then ${contacts.name} else excluded.name end`,
+            email: sql`coalesce(nullif(excluded.email, ''), ${contacts.email})`,
+            updatedAt: sql`now()`,
+          },
         })
         // a row inserted by this statement has no deleting transaction yet (xmax 0); an updated one has
         .returning({ id: contacts.id, inserted: sql<boolean>`(xmax = 0)` });
       imported += rows.filter((r) => r.inserted).length;
       touched.push(...rows);
     }
-    if (touched.length && touched.length <= ANNOUNCE_EACH_UP_TO) {
+    if (touched.length > ANNOUNCE_EACH_UP_TO) {
+      const room = ctx.realtime.toCompany(ctx.companyId);
+      afterCommit(() => room.emit(Events.contact(ctx.companyId), { action: "reload" }));
+    } else if (touched.length) {
       const created = new Set(touched.filter((r) => r.inserted).map((r) => r.id));
       const views = await presentContacts(
         q,

@@ -126,6 +126,46 @@ describe("#contacts import", () => {
     );
   });
 
+  it("a sheet of bare numbers keeps the names and emails the staff wrote", async () => {
+    const w = await world();
+    await buildContact(t.app, w.c.id, { name: "Ana Real", number: "5491133334444", email: "ana@x.com" });
+    await buildContact(t.app, w.c.id, { name: "Beto", number: "5491133335555", email: "beto@x.com" });
+    const csv = ["numero,nombre,email", "5491133334444,,", "5491133335555,Roberto,"].join("\n");
+    const res = await as(t.app, w.s, { method: "POST", url: "/api/v1/contacts/import", ...upload("numeros.csv", csv) });
+    expect(res.json()).toMatchObject({ imported: 0, updated: 2, rejectedCount: 0 });
+    const mine = await contactsOf(w.s);
+    expect(mine).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: "Ana Real", number: "5491133334444", email: "ana@x.com" }),
+        // a name the row has replaces the stored one; its empty email cell does not wipe the stored one
+        expect.objectContaining({ name: "Roberto", number: "5491133335555", email: "beto@x.com" }),
+      ]),
+    );
+  });
+
+  it("an import too large to tell contact by contact tells the open pages to read their lists again", async () => {
+    const w = await world();
+    const events: unknown[] = [];
+    const original = t.app.charla.realtime.toCompany;
+    t.app.charla.realtime.toCompany = (companyId) => ({
+      emit: (event: string, payload: unknown) => {
+        if (event === Events.contact(companyId)) events.push(payload);
+      },
+    });
+    try {
+      const rows = Array.from({ length: 250 }, (_, i) => `Cliente ${i},54911400${String(i).padStart(5, "0")},`);
+      const res = await as(t.app, w.s, {
+        method: "POST",
+        url: "/api/v1/contacts/import",
+        ...upload("muchos.csv", ["name,number,email", ...rows].join("\n")),
+      });
+      expect(res.json()).toMatchObject({ imported: 250, rejectedCount: 0 });
+    } finally {
+      t.app.charla.realtime.toCompany = original;
+    }
+    expect(events).toEqual([{ action: "reload" }]);
+  });
+
   it("refuses a file that is no sheet and an upload under another field name", async () => {
     const w = await world();
     const binary = "\u0000\u0001\u0002 not a sheet";
