@@ -24,6 +24,8 @@ export type Config = {
   loginWindowSec: number;
   /** ERR_EMAIL_ALREADY_EXISTS answers a user may get per LOGIN_WINDOW_SEC (it tells whether an address is registered). */
   emailTakenMaxPerUser: number;
+  /** The same, for all the users of one company together. */
+  emailTakenMaxPerCompany: number;
   /** API requests a minute from one address (before authentication) and from one user (after). */
   apiMaxPerIp: number;
   apiMaxPerUser: number;
@@ -94,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     loginMaxPerEmail: int(env.LOGIN_MAX_PER_EMAIL, 10),
     loginWindowSec: int(env.LOGIN_WINDOW_SEC, 15 * 60),
     emailTakenMaxPerUser: int(env.EMAIL_TAKEN_MAX_PER_USER, 10),
+    emailTakenMaxPerCompany: int(env.EMAIL_TAKEN_MAX_PER_COMPANY, 30),
     apiMaxPerIp: int(env.API_MAX_PER_IP, 3000),
     apiMaxPerUser: int(env.API_MAX_PER_USER, 1200),
     webDist: env.WEB_DIST === "" ? null : resolve(env.WEB_DIST ?? new URL("../../web/dist", import.meta.url).pathname),

@@ -7,6 +7,7 @@ import { as, buildCompany, buildUser, login, type Session } from "../../test/fac
 import { expectError, uid } from "../../test/http.js";
 
 const MAX = 3;
+const COMPANY_MAX = 6;
 const PASSWORD = "una-clave-secreta-123";
 const lines: string[] = [];
 const logStream = new Writable({
@@ -19,7 +20,7 @@ const logStream = new Writable({
 let t: TestApp;
 let app: FastifyInstance;
 beforeAll(async () => {
-  t = await getTestApp({ emailTakenMaxPerUser: MAX });
+  t = await getTestApp({ emailTakenMaxPerUser: MAX, emailTakenMaxPerCompany: COMPANY_MAX });
   // the same database, with a logger whose lines the test reads
   app = await buildApp({ ...t.config, logLevel: "info" }, { database: t.database, seed: false, logStream });
   await app.ready();
@@ -51,6 +52,26 @@ describe("#users ERR_EMAIL_ALREADY_EXISTS is rate-limited per user and logged", 
     expect(logged).toHaveLength(MAX);
     expect(logged[0]).toMatchObject({ userId: a.admin.id, companyId: a.id, level: 40 });
     for (const line of lines) expect(line).not.toContain(PASSWORD);
+  });
+
+  it("a company's users share a limit: a new agent per few probes does not multiply it", async () => {
+    const elsewhere = await buildCompany(app);
+    const a = await buildCompany(app);
+    let answered = 0;
+    for (let round = 0; round < 3; round++) {
+      // the admin makes a fresh agent, who spends their own allowance
+      const agent = await buildUser(app, a.id, { profile: "admin" });
+      const s = await login(app, agent);
+      for (let i = 0; i < MAX; i++) {
+        const res = await createUser(s, elsewhere.admin.email);
+        if (res.statusCode === 409) answered += 1;
+        else expectError(res, 429, "ERR_RATE_LIMITED");
+      }
+    }
+    expect(answered).toBe(COMPANY_MAX);
+    // another company is not held back by this one
+    const b = await buildCompany(app);
+    expectError(await createUser(await login(app, b.admin), elsewhere.admin.email), 409, "ERR_EMAIL_ALREADY_EXISTS");
   });
 
   it("creations that succeed, or fail for another reason, are not counted", async () => {
