@@ -54,6 +54,8 @@ describe("shaped statements", () => {
     const filters: Record<string, unknown>[] = [
       {},
       { status: "open" },
+      // an agent's pending tab: the same names as the open tab, without its "own tickets only"
+      { status: "pending" },
       { status: "open", showAll: "true" },
       { status: "pending", queueIds: "[1,2]" },
       { status: "closed", queueIds: "[4]" },

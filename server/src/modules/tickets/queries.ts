@@ -123,6 +123,10 @@ function tagsCondition(b: Bind, companyId: number, tagIds: number[]): SQL | unde
  */
 function placementConditions(b: Bind, companyId: number, viewer: Viewer, f: ListQuery): (SQL | undefined)[] {
   const showAll = f.showAll && isStaff(viewer);
+  const ownOnly = f.status === "open" && !showAll;
+  // an agent's viewerId is bound by the visibility already: the open tab's own-only condition adds no
+  // name, so it is marked, or the open and pending tabs would share one statement text
+  if (ownOnly) b.mark("ownOnly");
   const queueFilter = f.queueIds?.length
     ? or(
         b.anyOf(
@@ -138,7 +142,7 @@ function placementConditions(b: Bind, companyId: number, viewer: Viewer, f: List
     eq(tickets.companyId, b.v("companyId", companyId)),
     visibleTickets(viewer, b),
     f.status ? eq(tickets.status, b.v("status", f.status)) : undefined,
-    f.status === "open" && !showAll ? eq(tickets.userId, b.v("viewerId", viewer.id)) : undefined,
+    ownOnly ? eq(tickets.userId, b.v("viewerId", viewer.id)) : undefined,
     queueFilter,
     f.users?.length ? b.anyOf(tickets.userId, "users", f.users) : undefined,
   ];
