@@ -349,6 +349,13 @@ const catalogue = {
     pt: "Aceite ou reabra o ticket antes de enviar mensagens.",
     en: "Accept or reopen the ticket before sending messages.",
   },
+  /** An agent acting on a ticket the chatbot still serves (contracts/chatbot-hold.ts): staff may take over, agents wait. */
+  ERR_TICKET_IN_CHATBOT: {
+    status: 409,
+    es: "El bot está atendiendo este ticket; podrás aceptarlo cuando termine.",
+    pt: "O bot está atendendo este ticket; você poderá aceitá-lo quando ele terminar.",
+    en: "The bot is serving this ticket; you can accept it once it is done.",
+  },
   ERR_NO_MESSAGE_FOUND: {
     status: 404,
     es: "No se encontró el mensaje.",

@@ -21,7 +21,7 @@ export type Principal = {
    * What ticket visibility is decided on (core §6), read with the principal in the same statement.
    * Only as fresh as the principal: trust it for a request, not for a socket that lives for hours.
    */
-  ticketFacts?: { allTicket: string; whatsappId: number | null; queueIds: number[] };
+  ticketFacts?: { allTicket: string; whatsappId: number | null; queueIds: number[]; areaConnectionIds: number[] };
 };
 
 /** Shared services, built once by buildApp. */

@@ -20,6 +20,7 @@ const viewer = (over: Partial<Viewer>): Viewer => ({
   super: false,
   allTicket: "disable",
   queueIds: [1, 2],
+  areaConnectionIds: [],
   whatsappId: null,
   ...over,
 });
@@ -50,6 +51,10 @@ describe("shaped statements", () => {
       viewer({ queueIds: [] }),
       viewer({ allTicket: "enable" }),
       viewer({ allTicket: "enable", queueIds: [] }),
+      // agents of areas some connection serves: the chatbot's queue-less tickets there are theirs to watch
+      viewer({ areaConnectionIds: [4] }),
+      viewer({ id: 9, queueIds: [3], areaConnectionIds: [4, 5] }),
+      viewer({ allTicket: "enable", areaConnectionIds: [4] }),
     ];
     const filters: Record<string, unknown>[] = [
       {},

@@ -87,5 +87,11 @@ export function messageViewOf(r: WrittenRow, companyId: number, whatsappId: numb
 
 /** The users who may see the ticket: the statement narrowed the candidates, the policy decides (as ticketAudience does). */
 export function audienceOf(r: WrittenRow): number[] {
-  return audienceFrom(r.candidates, { userId: r.t_user_id, queueId: r.t_queue_id, status: r.t_status });
+  return audienceFrom(r.candidates, {
+    userId: r.t_user_id,
+    queueId: r.t_queue_id,
+    status: r.t_status,
+    chatbot: r.t_chatbot,
+    whatsappId: r.t_whatsapp_id,
+  });
 }

@@ -154,12 +154,17 @@ left join lateral (
 ) tg_list on tk.id is not null
 left join lateral (
   select coalesce(json_agg(json_build_object('id', au.id, 'profile', au.profile, 'super', au.super,
-                                             'allTicket', au.all_ticket, 'inQueue', au.in_queue)), '[]'::json) as candidates
+                                             'allTicket', au.all_ticket, 'inQueue', au.in_queue,
+                                             'onConnection', au.on_connection)), '[]'::json) as candidates
   from (select uu.id, uu.profile, uu.super, uu.all_ticket,
                tk.queue_id is not null and exists (select 1 from user_queues uq
-                 where uq.company_id = $1 and uq.user_id = uu.id and uq.queue_id = tk.queue_id) as in_queue
+                 where uq.company_id = $1 and uq.user_id = uu.id and uq.queue_id = tk.queue_id) as in_queue,
+               -- policies/tickets.ts audienceCandidates: the connection's areas watch the bot's queue-less tickets
+               tk.queue_id is null and tk.chatbot and exists (select 1 from user_queues uq
+                 join whatsapp_queues wq on wq.company_id = uq.company_id and wq.queue_id = uq.queue_id
+                 where uq.company_id = $1 and uq.user_id = uu.id and wq.whatsapp_id = tk.whatsapp_id) as on_connection
         from users uu where uu.company_id = $1) au
-  where au.profile <> 'user' or au.super or au.id = tk.user_id or au.in_queue
+  where au.profile <> 'user' or au.super or au.id = tk.user_id or au.in_queue or au.on_connection
      or (tk.queue_id is null and au.all_ticket = 'enable')
 ) aud on tk.id is not null
 order by i.ord`;

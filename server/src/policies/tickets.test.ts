@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { type Socket, io as connect } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scoped } from "../db/scoped.js";
-import { ticketNotes, tickets } from "../db/schema/index.js";
+import { ticketNotes, tickets, whatsappQueues } from "../db/schema/index.js";
 import { loadViewer } from "../modules/tickets/viewer.js";
 import { type TestApp, getTestApp } from "../test/app.js";
 import {
@@ -41,13 +41,17 @@ const call = caller(() => t.app);
 
 /**
  * Ana and Beto serve the same queue, Carla sees queue-less tickets (allTicket), Dora serves another
- * queue; an admin and a subadmin are staff. The ticket is open and Ana's, with a message, a file and a note.
+ * queue; an admin and a subadmin are staff. The connection offers Ventas (its chatbot's queue-less
+ * tickets are Ana's and Beto's to watch); the second one offers no area of theirs. The ticket is
+ * open and Ana's, with a message, a file and a note.
  */
 async function world() {
   const c = await buildCompany(t.app);
   const wa = await buildWhatsapp(t.app, c.id, { provider: "simulator", status: "CONNECTED", isDefault: true });
+  const wa2 = await buildWhatsapp(t.app, c.id, { provider: "simulator", status: "CONNECTED" });
   const sales = await buildQueue(t.app, c.id, { name: "Ventas" });
   const support = await buildQueue(t.app, c.id, { name: "Soporte" });
+  await t.app.charla.db.insert(whatsappQueues).values({ companyId: c.id, whatsappId: wa.id, queueId: sales.id });
   const ana = await buildUser(t.app, c.id, { name: "Ana" });
   const beto = await buildUser(t.app, c.id, { name: "Beto" });
   const carla = await buildUser(t.app, c.id, { name: "Carla", allTicket: "enable" });
@@ -77,6 +81,7 @@ async function world() {
   return {
     c,
     wa,
+    wa2,
     sales,
     support,
     ana,
@@ -255,6 +260,11 @@ describe("#policy an agent does not see a colleague's open ticket (core §6)", (
       { status: "closed", userId: w.beto.id, queueId: w.sales.id },
       { status: "closed", userId: w.dora.id, queueId: w.support.id },
       { status: "closed", userId: w.ana.id, queueId: null },
+      // the chatbot's: at the area choice of the Ventas connection, of the other one, inside Soporte's tree
+      { status: "pending", userId: null, queueId: null, chatbot: true },
+      { status: "pending", userId: null, queueId: null, chatbot: true, whatsappId: w.wa2.id },
+      { status: "pending", userId: null, queueId: w.support.id, chatbot: true },
+      { status: "open", userId: w.dora.id, queueId: null, chatbot: true },
     ] as const;
     const rows = [];
     for (const f of facts) {
@@ -285,9 +295,16 @@ describe("#policy an agent does not see a colleague's open ticket (core §6)", (
         });
       }
     }
-    // the rule itself, spelled out for Beto (sales): his own and the queue's non-open ones
+    // the rule itself, spelled out for Beto (sales): his own, the queue's non-open ones, and the
+    // bot's queue-less one on the connection that offers Ventas (issue 26)
     const beto = await loadViewer(q, { ...w.beto, sessionId: "x", plan: null });
-    expect(rows.map((r) => canSeeTicket(beto, r))).toEqual([false, true, false, false, true, false, false, true, false, false]);
+    expect(rows.map((r) => canSeeTicket(beto, r))).toEqual([
+      ...[false, true, false, false, true, false, false, true, false, false],
+      ...[true, false, false, false],
+    ]);
+    // Dora (Soporte, offered by neither connection): the tree's ticket of her queue and her own
+    const dora = await loadViewer(q, { ...w.dora, sessionId: "x", plan: null });
+    expect(rows.slice(-4).map((r) => canSeeTicket(dora, r))).toEqual([false, false, true, true]);
   });
 });
 

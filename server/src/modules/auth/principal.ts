@@ -6,6 +6,7 @@ import { literalCount } from "../../db/prepared.js";
 import { Binds, shaped } from "../../db/shaped.js";
 import { companies, plans, userQueues, users, userSessions } from "../../db/schema/index.js";
 import { AppError } from "../../lib/app-error.js";
+import { areaConnectionIdsOf } from "../tickets/viewer.js";
 import type { AccessClaims } from "./tokens.js";
 
 export const today = () => new Date().toISOString().slice(0, 10);
@@ -72,6 +73,7 @@ export async function loadPrincipal(db: Db, claims: AccessClaims): Promise<Princ
         // the ticket visibility facts (core §6) come along: most requests decide on them
         queueIds: sql<number[]>`array(select ${userQueues.queueId} from ${userQueues}
           where ${userQueues.userId} = ${users.id} and ${userQueues.companyId} = ${users.companyId} order by 1)`,
+        areaConnectionIds: areaConnectionIdsOf(),
         company: { status: companies.status, dueDate: companies.dueDate },
         plan: plans,
       })
@@ -94,7 +96,12 @@ export async function loadPrincipal(db: Db, claims: AccessClaims): Promise<Princ
     super: row.user.super,
     sessionId: claims.sessionId,
     plan: planFlags(row.plan),
-    ticketFacts: { allTicket: row.user.allTicket, whatsappId: row.user.whatsappId, queueIds: row.queueIds },
+    ticketFacts: {
+      allTicket: row.user.allTicket,
+      whatsappId: row.user.whatsappId,
+      queueIds: row.queueIds,
+      areaConnectionIds: row.areaConnectionIds,
+    },
   };
 }
 

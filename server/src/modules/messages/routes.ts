@@ -20,6 +20,7 @@ import { AppError, found } from "../../lib/app-error.js";
 import { extensionOf } from "../../pipeline/media.js";
 import { visibleTicket } from "../tickets/queries.js";
 import { isStaff, loadViewer } from "../tickets/viewer.js";
+import { assertNotHeldByBot } from "../../policies/tickets.js";
 import { publishMessageDeletion } from "./broadcast.js";
 import { messagesPage } from "./page.js";
 import { type Outgoing, type StoredMedia, driverOfTicket, quotableMessage, sendToTicket } from "./send.js";
@@ -154,6 +155,7 @@ export async function messagesRoutes(app: FastifyInstance) {
       const q = tenant(req);
       const viewer = await loadViewer(q, req.ctx.user);
       const ticket = await visibleTicket(q, viewer, { id: req.params.ticketId });
+      assertNotHeldByBot(viewer, ticket);
       if (ticket.status !== "open" || (ticket.userId !== viewer.id && !isStaff(viewer)))
         throw new AppError("ERR_TICKET_NOT_OPEN");
       const contact = found(await q.contacts.findById(ticket.contactId), "ERR_NO_CONTACT_FOUND");
@@ -172,6 +174,8 @@ export async function messagesRoutes(app: FastifyInstance) {
     const q = tenant(req);
     const viewer = await loadViewer(q, req.ctx.user);
     const ticket = await visibleTicket(q, viewer, { id: ticketId });
+    // the bot's conversation is read-only to agents until it lets go (issue 26)
+    assertNotHeldByBot(viewer, ticket);
     if (ticket.status !== "open" || (ticket.userId !== viewer.id && !isStaff(viewer))) throw new AppError("ERR_TICKET_NOT_OPEN");
     const text = draft.body.trim();
     if (!text && draft.files.length === 0 && !draft.share)

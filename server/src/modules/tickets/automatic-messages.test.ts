@@ -1,3 +1,4 @@
+import { BOT_HOLD_MS } from "@charla/contracts";
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messages, queues, settings, tickets, type whatsapps } from "../../db/schema/index.js";
@@ -57,12 +58,14 @@ const automatic = (ticketId: number) =>
     .where(and(eq(messages.ticketId, ticketId), eq(messages.isAutomatic, true)))
     .orderBy(asc(messages.id));
 const put = (s: { token: string }, id: number, body: object) => call(s, "PUT", `/tickets/${id}`, body);
+/** A conversation the contact left in the bot's menus a while ago: its area's agents may take it (issue 26). */
+const leftInBot = () => ({ chatbot: true, updatedAt: new Date(Date.now() - BOT_HOLD_MS - 60_000) });
 
 describe("#tickets accept message (sendGreetingAccepted)", () => {
   it("greets the contact by first name with the agent's name, and stops the bot", async () => {
     const w = await world();
     await w.set("sendGreetingAccepted", "enabled");
-    const tk = await w.ticket({ chatbot: true, queueOptionId: 7 });
+    const tk = await w.ticket({ ...leftInBot(), queueOptionId: 7 });
     const res = await put(w.sAna, tk.id, { status: "open", userId: w.ana.id });
     expect(res.json()).toMatchObject({ status: "open", chatbot: false });
     const sent = await automatic(tk.id);
@@ -78,7 +81,7 @@ describe("#tickets accept message (sendGreetingAccepted)", () => {
 
   it("sends nothing when the setting is off, nor to a group; the bot stops all the same", async () => {
     const w = await world();
-    const off = await w.ticket({ chatbot: true, queueOptionId: 3 });
+    const off = await w.ticket({ ...leftInBot(), queueOptionId: 3 });
     const res = await put(w.sAna, off.id, { status: "open", userId: w.ana.id });
     expect(res.json()).toMatchObject({ chatbot: false });
     expect(await automatic(off.id)).toEqual([]);

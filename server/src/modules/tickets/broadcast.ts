@@ -7,7 +7,7 @@ import { presentTicketsWithAudience } from "./presenter.js";
 import { gather } from "../../db/gather.js";
 
 type TicketRow = typeof tickets.$inferSelect;
-type Facts = Pick<TicketRow, "userId" | "queueId" | "status">;
+type Facts = Pick<TicketRow, "userId" | "queueId" | "status" | "chatbot" | "whatsappId">;
 
 /**
  * What to tell whom after a ticket changed: `update` to everyone who may see it now, `delete` to those

@@ -266,7 +266,12 @@ export async function presentTicketsWithAudience(
       if (!joined) return { view: (await presentTickets(q, [row]))[0], audience: await ticketAudience(q, row) };
       const { candidates, ticket: stored, ...relations } = joined;
       const view = ticketViewFrom(row, relations);
-      const samePlace = stored.queueId === row.queueId && stored.userId === row.userId && stored.status === row.status;
+      const samePlace =
+        stored.queueId === row.queueId &&
+        stored.userId === row.userId &&
+        stored.status === row.status &&
+        stored.chatbot === row.chatbot &&
+        stored.whatsappId === row.whatsappId;
       return { view, audience: samePlace ? audienceFrom(candidates ?? [], row) : await ticketAudience(q, row) };
     }),
   );

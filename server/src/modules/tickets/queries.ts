@@ -8,7 +8,7 @@ import { contacts, messages, queues, ticketCounts, tickets, ticketTags } from ".
 import { AppError } from "../../lib/app-error.js";
 import { escapeLike } from "../../lib/like.js";
 import { memoryCache } from "../../lib/memory-cache.js";
-import { canSeeTicket, visibleTickets } from "../../policies/tickets.js";
+import { botWatchedTickets, canSeeTicket, placedTickets, visibleTickets } from "../../policies/tickets.js";
 import { findTicketWithView, pageTicketViews, presentTickets } from "./presenter.js";
 import { isStaff, type Viewer } from "./viewer.js";
 
@@ -116,12 +116,21 @@ function tagsCondition(b: Bind, companyId: number, tagIds: number[]): SQL | unde
     group by ${ticketTags.ticketId} having count(distinct ${ticketTags.tagId}) = ${b.v("tagCount", distinct.length)})`;
 }
 
+type Visibility = (viewer: Viewer, b: Bind) => SQL | undefined;
+
 /**
- * The list's conditions (core §6, §7) on a ticket's company, status, queue and assignee only: what
- * the viewer may see, the tab, the queue and user filters. These alone can be counted from
- * ticket_counts. The open tab shows only the viewer's own tickets unless staff ask for all.
+ * The list's conditions (core §6, §7): what the viewer may see, the tab, the queue and user filters.
+ * Apart from `visible`'s bot part (policies/tickets.ts placedTickets) they read a ticket's company,
+ * status, queue and assignee only, and can be counted from ticket_counts. The open tab shows only the
+ * viewer's own tickets unless staff ask for all.
  */
-function placementConditions(b: Bind, companyId: number, viewer: Viewer, f: ListQuery): (SQL | undefined)[] {
+function placementConditions(
+  b: Bind,
+  companyId: number,
+  viewer: Viewer,
+  f: ListQuery,
+  visible: Visibility = visibleTickets,
+): (SQL | undefined)[] {
   const showAll = f.showAll && isStaff(viewer);
   const ownOnly = f.status === "open" && !showAll;
   // an agent's viewerId is bound by the visibility already: the open tab's own-only condition adds no
@@ -140,7 +149,7 @@ function placementConditions(b: Bind, companyId: number, viewer: Viewer, f: List
     : undefined;
   return [
     eq(tickets.companyId, b.v("companyId", companyId)),
-    visibleTickets(viewer, b),
+    visible(viewer, b),
     f.status ? eq(tickets.status, b.v("status", f.status)) : undefined,
     ownOnly ? eq(tickets.userId, b.v("viewerId", viewer.id)) : undefined,
     queueFilter,
@@ -181,7 +190,11 @@ const countsAsTickets = sql`(select ${ticketCounts.companyId} as company_id, ${t
   nullif(${ticketCounts.queueId}, 0) as queue_id, nullif(${ticketCounts.userId}, 0) as user_id, ${ticketCounts.n} as n
   from ${ticketCounts}) as "tickets"`;
 
-/** How many tickets the list holds: from the counters when only placement filters apply, else counted. */
+/**
+ * How many tickets the list holds: from the counters when only placement filters apply, else counted.
+ * The chatbot's tickets an agent watches (a flag the counters do not keep) are counted apart from the
+ * tickets, and added: the two parts of the rule never hold the same ticket.
+ */
 async function countTickets(q: Scoped, viewer: Viewer, f: ListQuery): Promise<number> {
   const b = new Binds();
   if (hasContentFilters(f)) {
@@ -189,11 +202,20 @@ async function countTickets(q: Scoped, viewer: Viewer, f: ListQuery): Promise<nu
     const [{ n }] = await shaped(q.db, "tickets.count", b, () => q.db.select({ n: count() }).from(tickets).where(where));
     return toCount(n);
   }
-  const placed = and(...placementConditions(b, q.companyId, viewer, f));
-  const [{ n }] = await shaped(q.db, "tickets.countPlaced", b, () =>
-    q.db.select({ n: sql<number>`coalesce(sum(n), 0)::int` }).from(countsAsTickets).where(placed),
-  );
-  return toCount(n);
+  const placed = and(...placementConditions(b, q.companyId, viewer, f, placedTickets));
+  const wb = new Binds();
+  const watched = botWatchedTickets(viewer)
+    ? (and(...placementConditions(wb, q.companyId, viewer, f, botWatchedTickets)) as SQL)
+    : null;
+  const [[{ n }], extra] = await Promise.all([
+    shaped(q.db, "tickets.countPlaced", b, () =>
+      q.db.select({ n: sql<number>`coalesce(sum(n), 0)::int` }).from(countsAsTickets).where(placed),
+    ),
+    watched
+      ? shaped(q.db, "tickets.countBotWatched", wb, () => q.db.select({ n: count() }).from(tickets).where(watched))
+      : Promise.resolve([{ n: 0 }]),
+  ]);
+  return toCount(n) + toCount(extra[0].n);
 }
 
 /** The queues the viewer may filter on: an agent's own, every queue for staff. */

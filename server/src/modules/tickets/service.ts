@@ -15,7 +15,7 @@ import { type Scoped, scoped } from "../../db/scoped.js";
 import { queues, tickets, ticketTracking, users, whatsapps } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
 import { AppError, found } from "../../lib/app-error.js";
-import { canSeeTicket, ticketAudience } from "../../policies/tickets.js";
+import { assertNotHeldByBot, canSeeTicket, ticketAudience } from "../../policies/tickets.js";
 import { sendAutomatic } from "../messages/send.js";
 import { asksRating, automaticMessageOf } from "./automatic-messages.js";
 import { ticketChangeBroadcast } from "./broadcast.js";
@@ -43,6 +43,8 @@ async function otherOpenTicket(
       status: tickets.status,
       userId: tickets.userId,
       queueId: tickets.queueId,
+      chatbot: tickets.chatbot,
+      whatsappId: tickets.whatsappId,
       userName: users.name,
       queueName: queues.name,
     })
@@ -249,6 +251,8 @@ export async function updateTicket(ctx: RequestCtx, id: number, input: UpdateInp
     if (input.expectedStatus && input.expectedStatus !== t.status) throw new AppError("ERR_TICKET_STATUS_CHANGED");
     // agents act on pending tickets, their own, and closed ones (reopen); others' open tickets are not theirs
     if (!isStaff(viewer) && t.status === "open" && t.userId !== viewer.id) throw new AppError("ERR_NO_PERMISSION");
+    // the bot's conversation is read-only to agents until it lets go (issue 26); staff may take over
+    assertNotHeldByBot(viewer, t);
     const change = decide(ctx, viewer, t, input);
     await assertQueue(q, change.patch.queueId);
     await assertUser(q, change.patch.userId);

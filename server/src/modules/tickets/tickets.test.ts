@@ -1,4 +1,4 @@
-import { Events, type TicketView } from "@charla/contracts";
+import { BOT_HOLD_MS, Events, type TicketView } from "@charla/contracts";
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scoped } from "../../db/scoped.js";
@@ -171,7 +171,8 @@ describe("#tickets presentation", () => {
 describe("#tickets transitions (core §4)", () => {
   it("accepts, returns, resolves and reopens, recording each episode", async () => {
     const w = await world();
-    const tk = await w.ticket({ queueId: w.sales.id, chatbot: true });
+    // a contact who stopped answering the bot's menus: the agent may take it (issue 26, chatbot-watch.test.ts)
+    const tk = await w.ticket({ queueId: w.sales.id, chatbot: true, updatedAt: new Date(Date.now() - BOT_HOLD_MS - 60_000) });
     const put = (s: Session, body: object) => call(s, "PUT", `/tickets/${tk.id}`, body);
 
     const accepted = await put(w.sAna, { status: "open", userId: w.ana.id });

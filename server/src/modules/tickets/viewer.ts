@@ -1,15 +1,29 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Principal } from "../../context.js";
 import type { Scoped } from "../../db/scoped.js";
 import { userQueues, users } from "../../db/schema/index.js";
 import { gather } from "../../db/gather.js";
 
-/** The facts ticket visibility is decided on (core §6): the principal plus queues and allTicket. */
+/**
+ * The facts ticket visibility is decided on (core §6): the principal plus queues, allTicket and the
+ * connections that serve those queues (the chatbot's tickets at the area choice, issue 26).
+ */
 export type Viewer = Pick<Principal, "id" | "name" | "profile" | "super"> & {
   allTicket: string;
   queueIds: number[];
+  areaConnectionIds: number[];
   whatsappId: number | null;
 };
+
+/**
+ * The connections serving one of the user's queues, as an array column of a statement that reads
+ * `users` (the principal's, or the viewer's own): through the company's connections, so each lookup
+ * is whatsapp_queues' primary key. Written out: a statement without joins names its columns bare.
+ */
+export const areaConnectionIdsOf = () =>
+  sql<number[]>`array(select w.id from whatsapps w where w.company_id = "users"."company_id"
+    and exists (select 1 from user_queues uq join whatsapp_queues wq on wq.whatsapp_id = w.id and wq.queue_id = uq.queue_id
+      where uq.user_id = "users"."id" and uq.company_id = "users"."company_id") order by 1)`;
 
 export { isStaff } from "../../policies/tickets.js";
 
@@ -21,7 +35,7 @@ export async function loadViewer(q: Scoped, p: Principal): Promise<Viewer> {
   const [[row], queueRows] = await gather(q.db, [
     () =>
       q.db
-        .select({ allTicket: users.allTicket, whatsappId: users.whatsappId })
+        .select({ allTicket: users.allTicket, whatsappId: users.whatsappId, areaConnectionIds: areaConnectionIdsOf() })
         .from(users)
         .where(q.users.where(eq(users.id, p.id))),
     () =>
@@ -38,5 +52,6 @@ export async function loadViewer(q: Scoped, p: Principal): Promise<Viewer> {
     allTicket: row?.allTicket ?? "disable",
     whatsappId: row?.whatsappId ?? null,
     queueIds: queueRows.map((r) => r.queueId),
+    areaConnectionIds: row?.areaConnectionIds ?? [],
   };
 }
