@@ -5,6 +5,7 @@ import {
   campaigns,
   companies,
   contactListItems,
+  contacts,
   fileListOptions,
   messages,
   quickMessages,
@@ -118,6 +119,7 @@ export async function uploadWorld(t: TestApp) {
         .where(eq(fileListOptions.fileListId, fileList.id)),
       items: (await db.select().from(contactListItems).where(eq(contactListItems.contactListId, list.id))).length,
       messages: (await db.select().from(messages).where(eq(messages.ticketId, ticket.id))).length,
+      contacts: (await db.select({ id: contacts.id }).from(contacts).where(eq(contacts.companyId, w.companyId))).length,
     };
   };
   return { session: w.session, fill, state };
