@@ -118,7 +118,14 @@ function emit(
 export async function createConnection(ctx: RequestCtx, input: Input): Promise<ConnectionView> {
   const view = await insertConnection(ctx, input);
   if (view.provider !== "simulator") return view;
-  await ctx.sessions.restart(ctx.companyId, view.id);
+  try {
+    await ctx.sessions.restart(ctx.companyId, view.id);
+  } catch (err) {
+    // the connection is saved: answering 500 would have the client create it again. It stays as
+    // saved (DISCONNECTED), and «Reintentar» starts it
+    ctx.log.error({ err, whatsappId: view.id }, "new simulator connection did not start");
+    return view;
+  }
   return connectionView(scoped(ctx.db, ctx.companyId), view.id);
 }
 

@@ -55,6 +55,25 @@ describe("#connections", () => {
     expect(inbound.statusCode).toBe(201);
   });
 
+  it("a new simulator connection that fails to start is still answered 201, saved and not started", async () => {
+    const { s } = await world();
+    const sessions = t.app.charla.sessions;
+    const original = sessions.restart;
+    sessions.restart = async () => {
+      throw new Error("database went away");
+    };
+    let res: Awaited<ReturnType<typeof call>>;
+    try {
+      res = await call(s, "POST", "/whatsapp", form({ name: "Sin arrancar", provider: "simulator" }));
+    } finally {
+      sessions.restart = original;
+    }
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ name: "Sin arrancar", provider: "simulator", status: "DISCONNECTED" });
+    const list = (await call(s, "GET", "/whatsapp")).json() as { name: string }[];
+    expect(list.filter((w) => w.name === "Sin arrancar")).toHaveLength(1);
+  });
+
   it("keeps exactly one default per company", async () => {
     const { s } = await world();
     const a = (await call(s, "POST", "/whatsapp", form({ name: "Uno" }))).json();
