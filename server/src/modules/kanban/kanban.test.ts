@@ -92,7 +92,7 @@ describe("#kanban board", () => {
     // staff see every area's tickets and those without one, as in the ticket list (core §6)
     const supervisorBoard = (await board(w.supervisor)).json() as KanbanPage;
     expect(ids(supervisorBoard)).toEqual([waiting.id, mine.id, colleagues.id, otherArea.id, noArea.id]);
-    // queueIds narrows to the asked queues, never beyond the user's own
+    // queueIds narrows to the asked queues: for staff any of the company's, for an agent only within their own
     expect(ids((await board(w.supervisor, `?queueIds=${encodeURIComponent(`[${w.support.id}]`)}`)).json())).toEqual([
       otherArea.id,
     ]);
