@@ -49,20 +49,21 @@ export const DateOnly = text().regex(/^\d{4}-\d{2}-\d{2}$/, V.invalid);
 
 /*
  * Loose optional values. The web clients of the product family send an optional value in whichever
- * form their form library left it: a switch as `true`, `1` or `"true"`, a cleared select as `null`,
- * `""` or `false`, an untouched text as `""` or `null`. The helpers below accept those forms for
+ * form their form library left it: a switch as `true`, `1` or `"true"` (`"on"` from a plain form), a
+ * cleared select as `null`, `""` or `false`, an untouched text as `""` or `null`. The helpers below accept those forms for
  * every route in one place, so a value that means "none" is never refused as invalid.
  */
 
 const isNone = (v: unknown) => v === null || v === "" || v === false || v === "null" || v === "false";
-const truthy = new Set<unknown>([true, 1, "true", "1"]);
-const falsy = new Set<unknown>([false, 0, "false", "0"]);
+// "on"/"off": what an HTML checkbox posts in a form (a multipart message's `sign`)
+const truthy = new Set<unknown>([true, 1, "true", "1", "on"]);
+const falsy = new Set<unknown>([false, 0, "false", "0", "off"]);
 
 type LooseBoolIn = boolean | number | string | null;
 const boolOf = (fallback: boolean | undefined) => (v: LooseBoolIn) =>
   v === null || v === "" ? fallback : truthy.has(v) ? true : falsy.has(v) ? false : v;
 
-/** An optional boolean: `true/false`, `1/0` and their strings; `null` or `""` is absent. */
+/** An optional boolean: `true/false`, `1/0` and their strings, `on/off`; `null` or `""` is absent. */
 export const looseBool = () => z.preprocess(boolOf(undefined), z.boolean({ error: V.invalid }).optional()).optional();
 
 /** The same with a value for absent, `null` and `""`. */

@@ -33,7 +33,7 @@ const ok = <R extends { statusCode: number; body: string }>(res: R): R => {
 
 describe("loose optional values", () => {
   it("reads booleans as true/false, 1/0 and their strings, in queries and bodies", async () => {
-    for (const flag of ["1", "0", "true", "false", ""]) {
+    for (const flag of ["1", "0", "true", "false", "on", "off", ""]) {
       ok(await call(s, "GET", `/tickets?showAll=${flag}&withUnreadMessages=${flag}`));
     }
     const contact = await buildContact(t.app, companyId);
@@ -47,6 +47,9 @@ describe("loose optional values", () => {
     expect(reply.json()).toMatchObject({ geral: false, status: true, message: "" });
     const other = ok(await call(s, "POST", "/quick-messages", { shortcode: `q${uid()}`, geral: 0, status: "false" }));
     expect(other.json()).toMatchObject({ geral: false, status: false });
+    // a plain HTML form's checkbox
+    const checked = ok(await call(s, "POST", "/quick-messages", { shortcode: `q${uid()}`, geral: "off", status: "on" }));
+    expect(checked.json()).toMatchObject({ geral: false, status: true });
   });
 
   it('reads null, "" and false as no id', async () => {
