@@ -19,6 +19,7 @@ import { preloadPeekDialog } from "./dialogs";
 import { toast } from "../../lib/toast";
 import { ResolvePendingButton } from "./ResolvePendingButton";
 import { contactLabel, listTime, oneLine, tagColors } from "./ticket-format";
+import { useBotHold } from "./use-bot-hold";
 
 /** The list's row height; the virtualizer measures each row, this is its first guess. */
 export const TICKET_ITEM_HEIGHT = 84;
@@ -83,7 +84,8 @@ const stop = (event: MouseEvent | KeyboardEvent) => event.stopPropagation();
 /**
  * core §2 list item: contact, queue colour strip, connection / user / queue / contact tags, unread
  * badge, last message and time, a robot when the chatbot holds it. Pending tickets are accepted, not
- * opened. Everything the contact controls is rendered as text.
+ * opened; one the bot still serves is only read by an agent, in the peek dialog (issue 26).
+ * Everything the contact controls is rendered as text.
  */
 export const TicketListItem = memo(function TicketListItem({
   ticket,
@@ -97,14 +99,17 @@ export const TicketListItem = memo(function TicketListItem({
   const { t } = useTranslation("tickets");
   const theme = useTheme();
   const pending = ticket.status === "pending";
+  const botHolds = useBotHold(ticket);
+  const acceptable = pending && !botHolds;
   const unread = ticket.unreadMessages > 0;
   const name = contactLabel(ticket.contact);
   const queue = tagColors(theme, ticket.queue?.color);
   const neutral = { bg: alpha(theme.palette.text.primary, 0.07), fg: theme.palette.text.secondary };
   const unreadColor = theme.palette.mode === "dark" ? "#00a884" : "#1fa855";
   const open = () => {
+    if (botHolds) onPeek(ticket);
     // core §4: a pending ticket is accepted, not opened; the click says so (issue 26: it said nothing)
-    if (pending) toast.info(t("item.acceptToAnswer"), { toastId: "ticket-accept-to-answer" });
+    else if (pending) toast.info(t("item.acceptToAnswer"), { toastId: "ticket-accept-to-answer" });
     else onOpen(ticket);
   };
 
@@ -113,6 +118,7 @@ export const TicketListItem = memo(function TicketListItem({
       data-testid="ticket-item"
       data-ticket-id={ticket.id}
       data-status={ticket.status}
+      data-bot-holds={botHolds || undefined}
       aria-current={selected ? "true" : undefined}
       role="button"
       tabIndex={0}
@@ -132,7 +138,7 @@ export const TicketListItem = memo(function TicketListItem({
         pl: 1.75,
         pr: 1.25,
         py: 1,
-        cursor: pending ? "default" : "pointer",
+        cursor: acceptable ? "default" : "pointer",
         bgcolor: selected ? "action.selected" : "transparent",
         borderBottom: 1,
         borderColor: "divider",
@@ -179,7 +185,7 @@ export const TicketListItem = memo(function TicketListItem({
         </Box>
         <Box sx={{ display: "flex", alignItems: "center", gap: 0.5, minWidth: 0 }}>
           {ticket.chatbot && (
-            <Tooltip title={t("item.chatbot")}>
+            <Tooltip title={t(botHolds ? "item.botHolds" : "item.chatbot")}>
               <RobotIcon sx={{ fontSize: 16, color: "info.main", flexShrink: 0 }} data-testid="ticket-item-chatbot" />
             </Tooltip>
           )}
@@ -260,7 +266,7 @@ export const TicketListItem = memo(function TicketListItem({
               return <Tag key={tag.id} label={tag.name} bg={colors.bg} fg={colors.fg} testId="ticket-item-tag" />;
             })}
           </Box>
-          {canPeek && (
+          {(canPeek || botHolds) && (
             <Tooltip title={t("item.peek")}>
               <IconButton
                 size="small"
@@ -279,8 +285,17 @@ export const TicketListItem = memo(function TicketListItem({
               </IconButton>
             </Tooltip>
           )}
-          {pending && <ResolvePendingButton ticket={ticket} />}
-          {pending && (
+          {botHolds && (
+            <Typography
+              component="span"
+              data-testid="ticket-item-bot-holds"
+              sx={{ flexShrink: 0, fontSize: 12, color: "info.main", whiteSpace: "nowrap" }}
+            >
+              {t("item.inBot")}
+            </Typography>
+          )}
+          {acceptable && <ResolvePendingButton ticket={ticket} />}
+          {acceptable && (
             <Button
               size="small"
               variant="contained"

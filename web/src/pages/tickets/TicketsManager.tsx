@@ -439,7 +439,8 @@ export function TicketsManager({ selectedUuid, onOpenTicket }: Props) {
       )}
 
       <Suspense fallback={null}>
-        {canPeek && peekShown && <PeekDialog ticket={peeking} onClose={() => setPeeking(null)} />}
+        {/* admins peek at any row; an agent at the chatbot's conversations they may only read (issue 26) */}
+        {peekShown && <PeekDialog ticket={peeking} onClose={() => setPeeking(null)} />}
         {creatingShown && (
           <NewTicketModal
             open={creating}

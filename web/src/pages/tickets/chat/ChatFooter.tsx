@@ -1,11 +1,13 @@
 import type { MessageView, TicketView } from "@charla/contracts";
 import LockIcon from "@mui/icons-material/LockOutlined";
+import RobotIcon from "@mui/icons-material/SmartToyOutlined";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Typography from "@mui/material/Typography";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useSessionUser } from "../../../auth/context";
+import { useBotHold } from "../use-bot-hold";
 import { useBubbleColors } from "./chat-colors";
 import { MessageInput } from "./MessageInput";
 import type { Transition } from "./use-ticket-transitions";
@@ -20,7 +22,7 @@ type Props = {
   onTransition: (transition: Transition) => void;
 };
 
-function Notice({ text, action }: { text: string; action?: ReactNode }) {
+function Notice({ text, action, icon }: { text: string; action?: ReactNode; icon?: ReactNode }) {
   const colors = useBubbleColors();
   return (
     <Box
@@ -39,7 +41,7 @@ function Notice({ text, action }: { text: string; action?: ReactNode }) {
         "& .MuiButton-root": { textTransform: "none", fontWeight: 600, borderRadius: 5, px: 2 },
       }}
     >
-      <LockIcon fontSize="small" sx={{ color: "text.secondary" }} />
+      {icon ?? <LockIcon fontSize="small" sx={{ color: "text.secondary" }} />}
       <Typography variant="body2" sx={{ color: "text.secondary" }}>
         {text}
       </Typography>
@@ -50,12 +52,17 @@ function Notice({ text, action }: { text: string; action?: ReactNode }) {
 
 /**
  * The composer, shown only on an open ticket the viewer may answer (their own; staff any); otherwise
- * what it takes to answer (core §2, docs/api-inbox.md POST /messages).
+ * what it takes to answer (core §2, docs/api-inbox.md POST /messages). An agent only reads what the
+ * chatbot still serves, until it lets go (issue 26).
  */
 export function ChatFooter({ ticket, replyTo, onCancelReply, busy, onTransition }: Props) {
   const { t } = useTranslation("chat");
   const me = useSessionUser();
   const staff = me.super || STAFF.has(me.profile);
+  const botHolds = useBotHold(ticket);
+  if (botHolds) {
+    return <Notice text={t("composer.botHolds")} icon={<RobotIcon fontSize="small" sx={{ color: "info.main" }} />} />;
+  }
   if (ticket.status === "pending") {
     return (
       <Notice

@@ -18,6 +18,7 @@ import Tooltip from "@mui/material/Tooltip";
 import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { usePermission } from "../../../auth/permissions";
+import { useBotHold } from "../use-bot-hold";
 import type { Transition } from "./use-ticket-transitions";
 
 type Props = {
@@ -33,7 +34,7 @@ type Item = { key: string; testId: string; label: string; icon: ReactNode; onCli
 
 /**
  * core §2 header actions by status: pending → Accept (Resolve in the options); open → Return, Resolve,
- * options; closed → Reopen.
+ * options; closed → Reopen. None of them while the chatbot holds the ticket for an agent (issue 26).
  * On a narrow chat only the main action stays a button; the rest moves into the options menu.
  */
 export function TicketActions({ ticket, compact, busy, onTransition, onTransfer, onDelete }: Props) {
@@ -41,7 +42,8 @@ export function TicketActions({ ticket, compact, busy, onTransition, onTransfer,
   const canTransfer = usePermission("tickets.transfer");
   const canDelete = usePermission("tickets.delete");
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const { status } = ticket;
+  // an agent reads the bot's conversation only: as if it had no status to act on
+  const status = useBotHold(ticket) ? null : ticket.status;
   const spinner = busy ? <CircularProgress size={16} color="inherit" /> : undefined;
 
   const menu: Item[] = [];
