@@ -406,6 +406,20 @@ const catalogue = {
     pt: "A linha {{row}} tem um campo com mais de 32.767 caracteres, mais do que cabe em uma célula: verifique se o arquivo é uma planilha de contatos.",
     en: "Row {{row}} has a field longer than 32,767 characters, more than a cell holds: check that the file is a contact sheet.",
   },
+  /** An .xlsx that unpacks to more than a sheet within the limits holds (a zip bomb), however few rows it has. */
+  ERR_IMPORT_TOO_LARGE: {
+    status: 413,
+    es: "El archivo guarda más datos de los que cabe en una hoja de contactos (hasta 50.000 filas): revisa que sea el archivo correcto.",
+    pt: "O arquivo guarda mais dados do que cabe em uma planilha de contatos (até 50.000 linhas): verifique se é o arquivo certo.",
+    en: "The file holds more data than a contact sheet can (up to 50,000 rows): check that it is the right file.",
+  },
+  /** Imports are read one at a time per company, and a few at a time per server: reading a sheet is CPU others share. */
+  ERR_IMPORT_BUSY: {
+    status: 429,
+    es: "Hay otra importación en curso. Espera a que termine e inténtalo de nuevo.",
+    pt: "Há outra importação em andamento. Aguarde ela terminar e tente novamente.",
+    en: "Another import is running. Wait for it to finish and try again.",
+  },
   ERR_NO_CAMPAIGN_FOUND: {
     status: 404,
     es: "No se encontró la campaña.",

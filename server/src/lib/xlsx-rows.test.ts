@@ -1,12 +1,12 @@
 import ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
-import { excelOrderSheet, paddedBomb } from "../test/crafted-sheets.js";
-import { MB, packedText, zipWithDirectory } from "../test/zips.js";
+import { excelOrderSheet, farCellsSheet, manyStringsSheet, paddedBomb } from "../test/crafted-sheets.js";
+import { MB, deflated, packedText, zipWithDirectory } from "../test/zips.js";
 import { MAX_FIELD_CHARS } from "./csv-rows.js";
 import { type XlsxOptions, xlsxRows } from "./xlsx-rows.js";
 import { NotZip, ZipOverBudget } from "./zip-budget.js";
 
-const limits: XlsxOptions = { inflatedBudget: 64 * MB, maxColumns: 26, maxStrings: 100_000 };
+const limits: XlsxOptions = { inflatedBudget: 64 * MB, maxColumns: 26, maxStrings: 100_000, maxCells: 2_600_000 };
 
 async function read(zip: Buffer, options = limits) {
   const out: [number, string[]][] = [];
@@ -98,6 +98,64 @@ describe("xlsxRows", () => {
     const small = await excelOrderSheet(2000);
     await expect(read(small, { ...limits, inflatedBudget: 100_000 })).rejects.toBeInstanceOf(ZipOverBudget);
     await expect(read(small.subarray(0, small.length - 100))).rejects.toBeInstanceOf(NotZip);
+  });
+
+  it("counts every cell, kept or not: past the cells a sheet holds, or a row wider than a sheet, it stops", async () => {
+    // 8 MB of empty cells past column Z in one row (20 KB of zip): refused within the first megabyte
+    const wide = await farCellsSheet(8);
+    expect(wide.length).toBeLessThan(64 * 1024);
+    await expect(read(wide)).rejects.toBeInstanceOf(ZipOverBudget);
+    // rows of 1,000 such cells: within the row's width, refused by the count
+    const tall = await farCellsSheet(2, 1000);
+    await expect(read(tall, { ...limits, maxCells: 100_000 })).rejects.toBeInstanceOf(ZipOverBudget);
+    expect((await read(tall, { ...limits, maxCells: 200_000 })).slice(0, 2)).toEqual([
+      [1, ["Nombre", "Número"]],
+      [2, ["Ana", "5491133334444"]],
+    ]);
+    // shared strings nothing uses count as much as the ones in use
+    await expect(read(await manyStringsSheet(100_000))).rejects.toBeInstanceOf(ZipOverBudget);
+  });
+
+  it("holds the event loop no longer for pieces that end inside a tag than for pieces that end between tags", async () => {
+    // A sheet of empty rows of 1 KB inflates in pieces of 64 KB that end between two rows; with one
+    // more space in each row they end anywhere, nearly always inside a tag. Before, every such piece
+    // held the loop 20 to 100 times as long (100-600 ms a piece on a busy machine).
+    const row = (pad: number) => `<row>${'<c r="Z2" s=""/>'.repeat(63)}${" ".repeat(pad)}</row>`;
+    const sheet = async (pad: number) => {
+      const head = `<worksheet ${NS}><sheetData>`;
+      const unit = row(pad);
+      const between = unit.length - (head.length % unit.length);
+      const packed = await deflated(head + " ".repeat(between), unit, 2048, "</sheetData></worksheet>");
+      return zipWithDirectory([{ name: "xl/worksheets/sheet1.xml", ...packed }]);
+    };
+    expect(row(5)).toHaveLength(1024);
+    const aligned = await sheet(5);
+    const misaligned = await sheet(6);
+    /** The longest the event loop waited for a turn while the sheet was read. */
+    const longestHold = async (zip: Buffer) => {
+      let longest = 0;
+      let last = performance.now();
+      let counting = true;
+      const turn = () => {
+        const now = performance.now();
+        longest = Math.max(longest, now - last);
+        last = now;
+        if (counting) setImmediate(turn);
+      };
+      setImmediate(turn);
+      const rows = await read(zip);
+      counting = false;
+      expect(rows).toHaveLength(2048);
+      return longest;
+    };
+    let alignedMs = Number.POSITIVE_INFINITY;
+    let misalignedMs = Number.POSITIVE_INFINITY;
+    // the least of runs taken in turns: a busy moment of the machine weighs on both, and not on every run
+    for (let i = 0; i < 3; i++) {
+      alignedMs = Math.min(alignedMs, await longestHold(aligned));
+      misalignedMs = Math.min(misalignedMs, await longestHold(misaligned));
+    }
+    expect(misalignedMs).toBeLessThan(4 * alignedMs);
   });
 
   it("gives the event loop a turn between inflated pieces", async () => {

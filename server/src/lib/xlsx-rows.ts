@@ -12,7 +12,15 @@ export type XlsxOptions = {
   maxColumns: number;
   /** Shared strings kept at most (a sheet within the row limit uses no more): ZipOverBudget beyond. */
   maxStrings: number;
+  /**
+   * Cells read at most, wherever they stand (past `maxColumns` too: each costs its reading, kept or
+   * not): ZipOverBudget beyond.
+   */
+  maxCells: number;
 };
+
+/** A sheet's columns (A to XFD): a row of more cells is not from a spreadsheet program (ZipOverBudget). */
+const SHEET_COLUMNS = 16_384;
 
 /** A cell longer than a cell may be (only a crafted file has one). */
 const TOO_LONG = Symbol("too long");
@@ -24,7 +32,7 @@ type Text = string | typeof TOO_LONG;
  * nothing written to disk and nothing inflated but those entries, through one budget. A cell reads
  * as the user sees it: a shared or inline string, a formula's result, a number's digits, TRUE/FALSE
  * as true/false. A cell past MAX_FIELD_CHARS refuses the file (ERR_IMPORT_FIELD_TOO_LONG with its row).
- * Zip trouble throws ZipOverBudget or NotZip, XML trouble BadXml.
+ * Zip trouble throws ZipOverBudget (as does a sheet past its strings or cells) or NotZip, XML trouble BadXml.
  */
 export async function* xlsxRows(zip: Buffer, options: XlsxOptions): AsyncGenerator<[number, string[]]> {
   const entries = new Map(zipEntries(zip).map((e) => [e.name, e]));
@@ -34,7 +42,7 @@ export async function* xlsxRows(zip: Buffer, options: XlsxOptions): AsyncGenerat
   await collect(zip, strings, budget, sharedStrings(shared, options.maxStrings));
   if (!sheet) throw new AppError("ERR_IMPORT_FORMAT");
   const rows: [number, string[]][] = [];
-  yield* scan(zip, sheet, budget, worksheet(shared, options.maxColumns, rows), rows);
+  yield* scan(zip, sheet, budget, worksheet(shared, options, rows), rows);
 }
 
 /** Inflates an entry through `handler`, handing on what `out` gathers after each piece. */
@@ -161,8 +169,10 @@ function cellValue(type: string, value: Text, inline: Text, shared: Text[]): Tex
 }
 
 /** A worksheet's <row>s as they close, their first `maxColumns` cells as trimmed text. */
-function worksheet(shared: Text[], maxColumns: number, out: [number, string[]][]): XmlHandler {
+function worksheet(shared: Text[], { maxColumns, maxCells }: XlsxOptions, out: [number, string[]][]): XmlHandler {
   let row = 0;
+  let cellsRead = 0;
+  let inRow = 0;
   let cells: string[] = [];
   let column = -1;
   let type = "n";
@@ -177,7 +187,9 @@ function worksheet(shared: Text[], maxColumns: number, out: [number, string[]][]
         row = r >= 1 ? r : row + 1;
         cells = [];
         column = -1;
+        inRow = 0;
       } else if (name === "c") {
+        if (++cellsRead > maxCells || ++inRow > SHEET_COLUMNS) throw new ZipOverBudget();
         const at = columnOf(attribute(attrs, "r"));
         column = at >= 0 ? at : column + 1;
         type = attribute(attrs, "t") ?? "n";

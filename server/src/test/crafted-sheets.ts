@@ -62,6 +62,39 @@ export async function excelOrderSheet(rows: number, { longNameAt = 0 } = {}): Pr
   ]);
 }
 
+/** A workbook of the parts a reader needs around `sheet` and `strings`. */
+function workbookOf(sheet: Packed, strings: Packed): Buffer {
+  return zipWithDirectory([
+    { name: "[Content_Types].xml", ...packedText(contentTypes) },
+    { name: "_rels/.rels", ...packedText(rootRels) },
+    { name: "xl/workbook.xml", ...packedText(workbook) },
+    { name: "xl/_rels/workbook.xml.rels", ...packedText(workbookRels) },
+    { name: "xl/worksheets/sheet1.xml", ...sheet },
+    { name: "xl/sharedStrings.xml", ...strings },
+  ]);
+}
+
+const fewStrings = packedText(`${stringsHead}</sst>`);
+
+/**
+ * A header and a contact, then `megabytes` of empty cells far past column Z (styled, as a program writes
+ * a formatted cell: `<c r="ZZ2" s="1"/>`), all in one row or `perRow` to a row. Some 2.5 KB of zip a
+ * megabyte: cells a reader drops cost their reading all the same.
+ */
+export async function farCellsSheet(megabytes: number, perRow?: number): Promise<Buffer> {
+  const cell = '<c r="ZZ3" s="1"/>';
+  const unit = perRow === undefined ? cell : `<row>${cell.repeat(perRow)}</row>`;
+  const [head, tail] = perRow === undefined ? ['<row r="3">', "</row>"] : ["", ""];
+  const times = Math.floor((megabytes * 1024 * 1024) / unit.length);
+  return workbookOf(await deflated(sheetHead + head, unit, times, tail + sheetTail), fewStrings);
+}
+
+/** A header and a contact that use three shared strings, and `count` more strings nothing uses. */
+export async function manyStringsSheet(count: number): Promise<Buffer> {
+  const strings = await deflated(stringsHead, "<si><t>x</t></si>", count, "</sst>");
+  return workbookOf(packedText(sheetHead + sheetTail), strings);
+}
+
 /** Issue 26's CSV: a header, one contact, then a name field filling the rest of `bytes`. */
 export function longFieldCsv(bytes: number): Buffer {
   const head = "nombre,numero\nAna,5491133334444\n";

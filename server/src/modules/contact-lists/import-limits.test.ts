@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -7,11 +7,12 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { companies, contactListItems } from "../../db/schema/index.js";
 import { type TestApp, getTestApp } from "../../test/app.js";
-import { excelOrderSheet, longFieldCsv, paddedBomb } from "../../test/crafted-sheets.js";
+import { excelOrderSheet, farCellsSheet, longFieldCsv, manyStringsSheet, paddedBomb } from "../../test/crafted-sheets.js";
 import { as, buildCompany, login, type Session } from "../../test/factories.js";
 import { caller, expectError, uid } from "../../test/http.js";
 import { multipart } from "../../test/multipart.js";
 import { MB } from "../../test/zips.js";
+import { withImportSlot } from "./import-slots.js";
 import { sweepImportLeftovers } from "./leftovers.js";
 import { sheetRows } from "./spreadsheet.js";
 
@@ -20,38 +21,59 @@ import { sheetRows } from "./spreadsheet.js";
 
 let t: TestApp;
 let temp: string;
+const tmpdirBefore = process.env.TMPDIR;
 beforeAll(async () => {
   t = await getTestApp();
   // this file's own temp folder, made after the app's data folder (which lives in the usual one)
   temp = mkdtempSync(join(tmpdir(), "charla-imports-"));
   process.env.TMPDIR = temp;
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  if (tmpdirBefore === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = tmpdirBefore;
+  rmSync(temp, { recursive: true, force: true });
+  await t.close();
+});
 const call = caller(() => t.app);
 
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
 let s: Session;
 let companyId: number;
-beforeEach(async () => {
+const staff = async () => {
   const c = await buildCompany(t.app, { plan: { useCampaigns: true } });
-  companyId = c.id;
-  s = await login(t.app, c.admin);
+  return { companyId: c.id, s: await login(t.app, c.admin) };
+};
+beforeEach(async () => {
+  ({ companyId, s } = await staff());
 });
-const newList = async () => {
-  const res = await call(s, "POST", "/contact-lists", { name: `Importados ${uid()}` });
+const newList = async (session = s) => {
+  const res = await call(session, "POST", "/contact-lists", { name: `Importados ${uid()}` });
   expect(res.statusCode).toBe(201);
   return res.json() as ContactListView;
 };
-const upload = (listId: number, data: Buffer, name = "contactos.xlsx", type = XLSX) =>
-  as(t.app, s, { method: "POST", url: `/api/v1/contact-lists/${listId}/upload`, ...multipart("file", name, type, data) });
+const upload = (listId: number, data: Buffer, name = "contactos.xlsx", type = XLSX, session = s) =>
+  as(t.app, session, {
+    method: "POST",
+    url: `/api/v1/contact-lists/${listId}/upload`,
+    ...multipart("file", name, type, data),
+  });
 const itemsOf = (listId: number) =>
   t.app.charla.db.select().from(contactListItems).where(eq(contactListItems.contactListId, listId));
 
-/** What is left of imports: files in the temp folder and stored uploads of the company. */
-function leftovers(): string[] {
-  const stored = join(t.config.dataDir, "files", `company${companyId}`, "imports");
-  return [...readdirSync(temp), ...(existsSync(stored) ? readdirSync(stored).map((f) => `imports/${f}`) : [])];
+/** What is left of imports: files in the temp folder and stored uploads of the companies. */
+function leftovers(ids = [companyId]): string[] {
+  const stored = ids.map((id) => join(t.config.dataDir, "files", `company${id}`, "imports")).filter((f) => existsSync(f));
+  return [...readdirSync(temp), ...stored.flatMap((f) => readdirSync(f).map((name) => `imports/${name}`))];
+}
+
+/** A promise that stays pending until `open` is called: an import held running. */
+function gate() {
+  const g = {} as { open: () => void; closed: Promise<void> };
+  g.closed = new Promise<void>((resolve) => {
+    g.open = resolve;
+  });
+  return g;
 }
 
 /** Runs `work` while sampling the process's RSS; answers its result and the growth at the peak. */
@@ -76,7 +98,8 @@ describe("contact lists: imports within their budgets (issue 26)", () => {
     const bomb = await paddedBomb(100);
     expect(bomb.length).toBeLessThan(MB);
     const { result: res, grew } = await peakGrowth(() => upload(list.id, bomb));
-    expectError(res, 413, "ERR_IMPORT_TOO_MANY_ROWS");
+    // two rows: what it holds beyond them is what is refused, not its rows
+    expectError(res, 413, "ERR_IMPORT_TOO_LARGE");
     // exceljs held the 100 MB of strings (and wrote the 100 MB sheet to the temp folder)
     expect(grew).toBeLessThan(64 * MB);
     expect(await itemsOf(list.id)).toEqual([]);
@@ -122,13 +145,56 @@ describe("contact lists: imports within their budgets (issue 26)", () => {
     expect(leftovers()).toEqual([]);
   });
 
+  it("refuses sheets that hold megabytes beyond their few rows: empty cells far to the right, unused strings", async () => {
+    const list = await newList();
+    // a header and a contact, then in their row 60 MB of empty cells past column Z (150 KB of zip),
+    // which only the inflate budget stopped after a minute of reading: a row is no wider than a sheet
+    const wide = await farCellsSheet(60);
+    expect(wide.length).toBeLessThan(200 * 1024);
+    expectError(await upload(list.id, wide), 413, "ERR_IMPORT_TOO_LARGE");
+    // the same cells in rows of 16,000, within a sheet's width: stopped by their count
+    expectError(await upload(list.id, await farCellsSheet(60, 16_000)), 413, "ERR_IMPORT_TOO_LARGE");
+    // 2.6 million shared strings (105 KB of zip) that a minute and a half of reading kept
+    expectError(await upload(list.id, await manyStringsSheet(2_600_000)), 413, "ERR_IMPORT_TOO_LARGE");
+    // read to the end, each would have imported its contact
+    expect(await itemsOf(list.id)).toEqual([]);
+    expect(leftovers()).toEqual([]);
+  });
+
+  it("reads one import of a company at a time, and a few of every company's together", async () => {
+    const list = await newList();
+    const sheet = await excelOrderSheet(10);
+    // the company's import in another tab, still reading
+    const tab = gate();
+    const running = withImportSlot(companyId, () => tab.closed);
+    expectError(await upload(list.id, sheet), 429, "ERR_IMPORT_BUSY");
+    expect(leftovers()).toEqual([]);
+    // another company's goes on
+    const other = await staff();
+    const otherList = await newList(other.s);
+    expect((await upload(otherList.id, sheet, "c.xlsx", XLSX, other.s)).json()).toMatchObject({ imported: 10 });
+    tab.open();
+    await running;
+    expect((await upload(list.id, sheet)).json()).toMatchObject({ imported: 10 });
+    // four imports of other companies running: the fifth waits, whoever's it is
+    const others = gate();
+    const four = [-1, -2, -3, -4].map((id) => withImportSlot(id, () => others.closed));
+    expectError(await upload(list.id, sheet), 429, "ERR_IMPORT_BUSY");
+    others.open();
+    await Promise.all(four);
+    expect(await itemsOf(list.id)).toHaveLength(10);
+    expect(leftovers()).toEqual([]);
+  });
+
   it("answers /healthz while four imports of long fields run, before any of them is done", async () => {
     const rows = Array.from({ length: 20_000 }, (_, i) => `Cliente ${i},55119${String(10000000 + i)}`).join("\n");
     const csv = Buffer.from(`nombre,numero\n${rows}\n${"a".repeat(4 * MB)},5491100000000\n`);
-    const lists = await Promise.all([newList(), newList(), newList(), newList()]);
+    // four companies: a company reads one import at a time
+    const companies = await Promise.all([staff(), staff(), staff(), staff()]);
+    const lists = await Promise.all(companies.map((c) => newList(c.s)));
     let settled = 0;
-    const imports = lists.map((l) =>
-      upload(l.id, csv, "lista.csv", "text/csv").finally(() => {
+    const imports = lists.map((l, i) =>
+      upload(l.id, csv, "lista.csv", "text/csv", companies[i].s).finally(() => {
         settled++;
       }),
     );
@@ -142,7 +208,7 @@ describe("contact lists: imports within their budgets (issue 26)", () => {
     }
     for (const res of await Promise.all(imports)) expectError(res, 400, "ERR_IMPORT_FIELD_TOO_LONG");
     expect(answered).toBeGreaterThanOrEqual(3);
-    expect(leftovers()).toEqual([]);
+    expect(leftovers(companies.map((c) => c.companyId))).toEqual([]);
   });
 
   it("at start, removes the uploads of imports a crash cut short, and gives their bytes back", async () => {
@@ -179,6 +245,7 @@ describe("contact lists: imports within their budgets (issue 26)", () => {
       expect(readdirSync(folder)).toEqual([]);
     } finally {
       await other.close();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

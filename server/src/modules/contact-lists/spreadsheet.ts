@@ -41,21 +41,11 @@ const plain = (s: string) =>
     .trim()
     .toLowerCase();
 
-/** A cell as the text the user sees: rich text joined, a link's text, a formula's result, a number's digits. */
-export function cellText(value: unknown): string {
-  if (value === null || value === undefined) return "";
+/** A cell of the readers (text, or an .xls's number or boolean) as the text the user sees: a number's digits. */
+function cellText(value: string | number | boolean | undefined): string {
+  if (value === undefined) return "";
   if (typeof value === "number") return Number.isInteger(value) ? value.toFixed(0) : String(value);
-  if (typeof value === "string" || typeof value === "boolean") return String(value).trim();
-  if (value instanceof Date) return value.toISOString();
-  const v = value as { richText?: { text: string }[]; text?: unknown; result?: unknown };
-  if (Array.isArray(v.richText))
-    return v.richText
-      .map((r) => r.text)
-      .join("")
-      .trim();
-  if (v.text !== undefined) return cellText(v.text);
-  if (v.result !== undefined) return cellText(v.result);
-  return "";
+  return String(value).trim();
 }
 
 /** The sheet's first row as column positions, or null when it is data (no header word in it). */
@@ -85,15 +75,23 @@ const XLSX_INFLATED_BUDGET = 64 * 1024 * 1024;
 /** Only the first columns are read (A to Z): the three an import uses are among them, wherever the header puts them. */
 const MAX_COLUMNS = 26;
 
+/**
+ * Every cell of a sheet at the row limit from A to Z: a contact sheet has three columns, so this leaves
+ * room for many more and for styled empty cells, and a file of empty cells is stopped some 20 MB in.
+ */
+const MAX_CELLS = ContactListImportLimits.rows * MAX_COLUMNS;
+
 const XLSX_LIMITS = {
   inflatedBudget: XLSX_INFLATED_BUDGET,
   maxColumns: MAX_COLUMNS,
-  // every cell of a sheet at the row limit (blank rows counted) a string of its own
-  maxStrings: 2 * ContactListImportLimits.rows * MAX_COLUMNS,
+  // each of those cells a string of its own
+  maxStrings: MAX_CELLS,
+  // past it a sheet holds something else, such as megabytes of empty cells far to the right
+  maxCells: MAX_CELLS,
 };
 
 /** The first `MAX_COLUMNS` of a row's `count` cells as text (`at` is 0-based); a far-away cell costs nothing. */
-function firstCells(count: number, at: (i: number) => unknown): string[] {
+function firstCells(count: number, at: (i: number) => string | number | boolean | undefined): string[] {
   const cells: string[] = [];
   for (let i = 0; i < Math.min(count, MAX_COLUMNS); i++) cells.push(cellText(at(i)));
   return cells;
@@ -103,7 +101,8 @@ function firstCells(count: number, at: (i: number) => unknown): string[] {
  * The first sheet's rows, read as a stream (a large file is never whole in memory), at most `maxRows`
  * data rows (ERR_IMPORT_TOO_MANY_ROWS beyond). Blank rows are skipped, but counted too (as many again
  * as `maxRows`), so a file of nothing but empty rows stops as soon as a full one would. A file that is
- * not a readable spreadsheet answers ERR_IMPORT_FORMAT.
+ * not a readable spreadsheet answers ERR_IMPORT_FORMAT; an .xlsx that holds more than a sheet within
+ * the limits could (however few rows it has), ERR_IMPORT_TOO_LARGE.
  */
 export async function* sheetRows(source: Readable, kind: SheetKind, maxRows: number): AsyncGenerator<SheetRow> {
   let columns: Map<Column, number> | null | undefined;
@@ -149,7 +148,7 @@ async function* rawRows(source: Readable, kind: SheetKind): AsyncGenerator<[numb
     try {
       for await (const [row, cells] of xlsxRows(zip, XLSX_LIMITS)) yield [row, firstCells(cells.length, (i) => cells[i])];
     } catch (err) {
-      if (err instanceof ZipOverBudget) throw new AppError("ERR_IMPORT_TOO_MANY_ROWS");
+      if (err instanceof ZipOverBudget) throw new AppError("ERR_IMPORT_TOO_LARGE");
       throw err;
     }
   } catch (err) {
