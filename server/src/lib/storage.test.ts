@@ -1,4 +1,5 @@
-import { existsSync, readdirSync } from "node:fs";
+import fs, { existsSync, readdirSync } from "node:fs";
+import { syncBuiltinESMExports } from "node:module";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { eq } from "drizzle-orm";
@@ -113,6 +114,35 @@ describe("#storage uploads", () => {
     expectError(await post(w, form([{ name: "a.pdf", size: 1000 }], { quotedMsg: "{bad" })), 400, "ERR_VALIDATION");
     expect(filesOf(w.c.id)).toEqual([]);
     expect(await usageOf(w.c.id)).toBe(0);
+  });
+
+  it("a body broken before its file was opened leaves no partial file once the upload has answered", async () => {
+    // the broken body ends the pipeline while the partial's open is still under way: removed before
+    // the file stream closed, the open created it afterwards (a stray .part the bad-input walk saw now
+    // and then on a busy machine). A slow disk's open makes that happen every time.
+    const c = await buildCompany(t.app);
+    const createWriteStream = fs.createWriteStream;
+    const slowOpen = (...args: unknown[]) => setTimeout(() => (fs.open as (...a: unknown[]) => void)(...args), 50);
+    fs.createWriteStream = ((path, options) =>
+      createWriteStream(path, {
+        ...(typeof options === "object" ? options : {}),
+        fs: { ...fs, open: slowOpen },
+      })) as typeof createWriteStream;
+    syncBuiltinESMExports();
+    try {
+      const body = new Readable({ read() {} });
+      body.on("error", () => {});
+      body.destroy(new Error("client went away"));
+      await expect(t.app.charla.storage.writeUpload(c.id, "media/cut.bin", body, MAX_UPLOAD)).rejects.toMatchObject({
+        code: "ERR_UPLOAD_INCOMPLETE",
+      });
+      // however long the disk took, the answer came after it: nothing left to appear
+      await new Promise((r) => setTimeout(r, 100));
+      expect(filesOf(c.id)).toEqual([]);
+    } finally {
+      fs.createWriteStream = createWriteStream;
+      syncBuiltinESMExports();
+    }
   });
 
   it("counts a customer's media without refusing it, and uncounts removed files", async () => {

@@ -113,10 +113,10 @@ export class Storage {
         else done(null, chunk);
       },
     });
+    const sink = createWriteStream(partial).once("error", () => {
+      failed ??= "disk";
+    });
     try {
-      const sink = createWriteStream(partial).once("error", () => {
-        failed ??= "disk";
-      });
       await pipeline(source, limit, sink);
       // a multipart file cut at its size limit ends quietly: busboy marks it truncated
       if ((source as Readable & { truncated?: boolean }).truncated) throw new AppError("ERR_FILE_TOO_LARGE");
@@ -125,6 +125,9 @@ export class Storage {
       reserved = size - before;
       await rename(partial, full);
     } catch (err) {
+      // a body broken at once ends the pipeline while the partial's open is still under way: removed
+      // before the stream closed, the open could still create it afterwards
+      if (!sink.closed) await new Promise<void>((closed) => sink.once("close", () => closed()));
       await rm(partial, { force: true });
       if (reserved) await this.usage.add(companyId, -reserved);
       if (err instanceof AppError) throw err;
