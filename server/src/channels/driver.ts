@@ -128,6 +128,51 @@ export interface ChannelDriver {
   typing?(number: string, on: boolean, opts?: SendOptions): Promise<void>;
 }
 
+/** A driver's methods, its provider name aside. */
+export type DriverMethod = Exclude<keyof ChannelDriver, "provider">;
+
+/** What a session's holder runs itself, around its driver, when another process asks (Sessions). */
+export type HolderOp = "newQr" | "logout" | "pairWithCode";
+
+/**
+ * How a call is handed on by a driver that is not the session's own (forwarding.ts).
+ * `remote`, from a process that does not hold the session (remote.ts): "driver", the holder runs it
+ * on its driver; `{ holder }`, the holder runs that operation of its own, which stops or starts the
+ * session around the driver as for a request of its own; "none", nothing for the holder to do (the
+ * session runs there already; nothing was received here to wait for).
+ */
+export type MethodSpec = {
+  remote: "driver" | { holder: HolderOp } | "none";
+  /** An optional method: what a driver without it does instead. */
+  otherwise?: DriverMethod;
+  /** Asked of a driver not built yet (lazy.ts): answered at once, without building it. */
+  unbuilt?: "skip";
+};
+
+/**
+ * Every method of ChannelDriver, once. The lazy loader, the proxy of a session another process holds
+ * and the holder's list of what it runs for others are made from this table; a method of the
+ * interface missing here (or one here the interface lacks) is a type error.
+ */
+export const DRIVER_METHODS = {
+  connect: { remote: "none" },
+  disconnect: { remote: "none" },
+  sendText: { remote: "driver" },
+  sendMedia: { remote: "driver" },
+  sendShared: { remote: "driver" },
+  deleteForEveryone: { remote: "driver" },
+  markRead: { remote: "driver" },
+  profilePicture: { remote: "driver" },
+  checkNumber: { remote: "driver" },
+  contactsBook: { remote: "driver" },
+  typing: { remote: "driver" },
+  requestNewQr: { remote: { holder: "newQr" }, otherwise: "connect" },
+  logout: { remote: { holder: "logout" }, otherwise: "disconnect" },
+  pairWithCode: { remote: { holder: "pairWithCode" } },
+  // nothing loaded yet: nothing received, nothing to wait for
+  whenIdle: { remote: "none", unbuilt: "skip" },
+} as const satisfies { readonly [M in DriverMethod]-?: MethodSpec };
+
 export type DriverContext = { companyId: number; whatsappId: number; events: ChannelEvents };
 export type DriverFactory = (ctx: DriverContext) => ChannelDriver;
 

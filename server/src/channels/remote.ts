@@ -1,6 +1,29 @@
 import { randomUUID } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
-import type { ChannelDriver, MediaPayload, ReadReceipt, SendOptions, Sent, Share } from "./driver.js";
+import { type ChannelDriver, DRIVER_METHODS, type HolderOp, type MethodSpec } from "./driver.js";
+import { forwardingDriver } from "./forwarding.js";
+import { SIMULATOR_METHODS, type SimulatorCustomer } from "./simulator/driver.js";
+
+/** A driver running on another process, reached through the bus; a simulator's customer side too. */
+export type RemoteDriver = ChannelDriver & SimulatorCustomer;
+
+const REMOTE_METHODS = { ...DRIVER_METHODS, ...SIMULATOR_METHODS } as const;
+type DriverCall = {
+  [M in keyof typeof REMOTE_METHODS]: (typeof REMOTE_METHODS)[M]["remote"] extends "driver" ? M : never;
+}[keyof typeof REMOTE_METHODS];
+
+/** What the holder of a session runs on its driver when another process asks. */
+export const RUN_ON_DRIVER: ReadonlySet<string> = new Set(
+  Object.entries<MethodSpec>(REMOTE_METHODS)
+    .filter(([, spec]) => spec.remote === "driver")
+    .map(([method]) => method),
+);
+
+/** What the holder runs itself, around its driver (Sessions); "restart" has no driver method of its own. */
+export type HolderCall = HolderOp | "restart";
+
+/** Everything one process may ask of another about a session. */
+export type BusMethod = DriverCall | HolderCall;
 
 /** What a process that does not hold a session asks of the process that does. */
 export type RemoteCall = {
@@ -72,8 +95,8 @@ export class SessionBus {
     return bus;
   }
 
-  /** Asks the process `owner` to run `method` on its driver of the connection. */
-  call<T>(owner: string, companyId: number, whatsappId: number, method: string, args: unknown[]): Promise<T> {
+  /** Asks the process `owner` to run `method` on the connection's session: on its driver, or a holder operation. */
+  call<T>(owner: string, companyId: number, whatsappId: number, method: BusMethod, args: unknown[]): Promise<T> {
     const id = randomUUID();
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -145,66 +168,17 @@ export class SessionBus {
   }
 }
 
-/** A driver running on another process, reached through the bus. */
-export class RemoteDriver implements ChannelDriver {
-  constructor(
-    readonly provider: string,
-    private readonly bus: SessionBus,
-    private readonly owner: string,
-    private readonly companyId: number,
-    private readonly whatsappId: number,
-  ) {}
-
-  private call<T>(method: string, ...args: unknown[]): Promise<T> {
-    return this.bus.call<T>(this.owner, this.companyId, this.whatsappId, method, args);
-  }
-
-  connect(): Promise<void> {
-    return Promise.resolve();
-  }
-  disconnect(): Promise<void> {
-    return this.call("disconnect");
-  }
-  sendText(number: string, body: string, opts?: SendOptions): Promise<Sent> {
-    return this.call("sendText", number, body, opts);
-  }
-  sendMedia(number: string, media: MediaPayload & { caption?: string }, opts?: SendOptions): Promise<Sent> {
-    return this.call("sendMedia", number, media, opts);
-  }
-  sendShared(number: string, share: Share, opts?: SendOptions): Promise<Sent> {
-    return this.call("sendShared", number, share, opts);
-  }
-  deleteForEveryone(number: string, channelId: string, fromMe: boolean, opts?: SendOptions): Promise<void> {
-    return this.call("deleteForEveryone", number, channelId, fromMe, opts);
-  }
-  markRead(number: string, receipts: ReadReceipt[], opts?: SendOptions): Promise<void> {
-    return this.call("markRead", number, receipts, opts);
-  }
-  profilePicture(number: string): Promise<string | null> {
-    return this.call("profilePicture", number);
-  }
-  checkNumber(number: string): Promise<string | null> {
-    return this.call("checkNumber", number);
-  }
-  typing(number: string, on: boolean, opts?: SendOptions): Promise<void> {
-    return this.call("typing", number, on, opts);
-  }
-
-  contactsBook(): Promise<{ name: string; number: string }[]> {
-    return this.call("contactsBook");
-  }
-  requestNewQr(): Promise<void> {
-    return this.call("requestNewQr");
-  }
-  logout(): Promise<void> {
-    return this.call("logout");
-  }
-  /** The simulator's customer side, when the simulator session runs elsewhere. */
-  receive(msg: unknown): Promise<string> {
-    return this.call("receive", msg);
-  }
-  /** The simulator's customer reading what Charla sent, when the simulator session runs elsewhere. */
-  readReceipt(channelIds: string[]): Promise<void> {
-    return this.call("readReceipt", channelIds);
-  }
+/** A session held by process `owner`, reached through the bus (REMOTE_METHODS says how each method goes). */
+export function remoteDriver(
+  provider: string,
+  bus: SessionBus,
+  owner: string,
+  companyId: number,
+  whatsappId: number,
+): RemoteDriver {
+  return forwardingDriver<RemoteDriver>(provider, REMOTE_METHODS, async (method, spec, args) => {
+    if (spec.remote === "none") return undefined;
+    const name = spec.remote === "driver" ? (method as DriverCall) : spec.remote.holder;
+    return bus.call(owner, companyId, whatsappId, name, args);
+  });
 }

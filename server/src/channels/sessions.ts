@@ -19,7 +19,8 @@ import {
 } from "./driver.js";
 import { lazyBaileysFactory } from "./baileys/lazy.js";
 import { type LeaseTiming, LeaseManager } from "./leases.js";
-import { type RemoteCall, RemoteDriver, SessionBus } from "./remote.js";
+import { methodOf } from "./forwarding.js";
+import { type HolderCall, type RemoteCall, RUN_ON_DRIVER, remoteDriver, SessionBus } from "./remote.js";
 import { SimulatorDriver } from "./simulator/driver.js";
 
 const EARLY_ACK_TTL_MS = 60_000;
@@ -29,20 +30,8 @@ const EARLY_ACK_TTL_MS = 60_000;
  */
 const GROUP_SETTING_TTL_MS = 10_000;
 type Running = { companyId: number; driver: ChannelDriver };
+type HolderRun = (companyId: number, whatsappId: number, args: unknown[]) => Promise<unknown>;
 
-/** What another process may ask a session held here to do. */
-const REMOTE_METHODS = new Set([
-  "sendText",
-  "sendMedia",
-  "deleteForEveryone",
-  "markRead",
-  "profilePicture",
-  "checkNumber",
-  "contactsBook",
-  "typing",
-  "receive",
-  "readReceipt",
-]);
 /** An ack that found no row (its message not yet committed, maybe by another process) is tried again. */
 const EARLY_ACK_RETRY_MS = [1_000, 5_000];
 
@@ -237,7 +226,7 @@ export class Sessions {
   private async remote(companyId: number, whatsappId: number, provider: string): Promise<ChannelDriver | null> {
     const owner = await this.leases.ownerOf(whatsappId);
     if (!owner || owner === this.leases.nodeId || !this.bus) return null;
-    return new RemoteDriver(provider, this.bus, owner, companyId, whatsappId);
+    return remoteDriver(provider, this.bus, owner, companyId, whatsappId);
   }
 
   /** The owner of a session held elsewhere, when a bus can reach it. */
@@ -247,19 +236,24 @@ export class Sessions {
     return owner && owner !== this.leases.nodeId ? owner : null;
   }
 
+  /** What another process asks this one's Sessions to do with a session held here. */
+  private readonly holderCalls: Record<HolderCall, HolderRun> = {
+    restart: async (companyId, whatsappId) => void (await this.restart(companyId, whatsappId)),
+    newQr: (companyId, whatsappId) => this.newQr(companyId, whatsappId),
+    logout: (companyId, whatsappId) => this.logout(companyId, whatsappId),
+    pairWithCode: (companyId, whatsappId, args) => this.pairWithCode(companyId, whatsappId, String(args[0] ?? "")),
+  };
+
   /** Another process's call on a session this one holds. */
   private async execute(call: RemoteCall): Promise<unknown> {
     const { companyId, whatsappId, method, args } = call;
-    if (method === "restart") return void (await this.restart(companyId, whatsappId));
-    if (method === "newQr") return this.newQr(companyId, whatsappId);
-    if (method === "logout") return this.logout(companyId, whatsappId);
-    if (method === "pairWithCode") return this.pairWithCode(companyId, whatsappId, String(args[0] ?? ""));
+    if (Object.hasOwn(this.holderCalls, method)) return this.holderCalls[method as HolderCall](companyId, whatsappId, args);
     const running = this.drivers.get(whatsappId);
-    if (!running || running.companyId !== companyId || !REMOTE_METHODS.has(method))
+    if (!running || running.companyId !== companyId || !RUN_ON_DRIVER.has(method))
       throw Object.assign(new Error("session not held here"), { code: "ERR_WAPP_NOT_INITIALIZED" });
-    const fn = (running.driver as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method];
-    if (typeof fn !== "function") throw Object.assign(new Error("not supported"), { code: "ERR_WAPP_NOT_INITIALIZED" });
-    return fn.apply(running.driver, args);
+    const run = methodOf(running.driver, method);
+    if (!run) throw Object.assign(new Error("not supported"), { code: "ERR_WAPP_NOT_INITIALIZED" });
+    return run(...args);
   }
 
   /** "Retry" (core §4): the session starts again from its stored auth state, wherever it is held. */

@@ -1,14 +1,6 @@
 import type { Services } from "../../context.js";
-import type {
-  ChannelDriver,
-  DriverContext,
-  DriverFactory,
-  MediaPayload,
-  ReadReceipt,
-  SendOptions,
-  Sent,
-  Share,
-} from "../driver.js";
+import { type ChannelDriver, DRIVER_METHODS, type DriverContext, type DriverFactory } from "../driver.js";
+import { forwardingDriver, methodOf } from "../forwarding.js";
 
 type Load = (ctx: DriverContext) => Promise<ChannelDriver>;
 
@@ -25,45 +17,17 @@ export function lazyBaileysFactory(s: Services): DriverFactory {
     );
     return (await factory)(ctx);
   };
-  return (ctx) => new LazyDriver(() => load(ctx));
+  return (ctx) => lazyDriver(() => load(ctx));
 }
 
-/** Forwards every call to the driver, built on the first one. */
-class LazyDriver implements ChannelDriver {
-  readonly provider = "beta";
-  #driver: Promise<ChannelDriver> | null = null;
-  constructor(private readonly build: () => Promise<ChannelDriver>) {}
-
-  private get driver(): Promise<ChannelDriver> {
-    this.#driver ??= this.build();
-    return this.#driver;
-  }
-
-  connect = async () => (await this.driver).connect();
-  disconnect = async () => (await this.driver).disconnect();
-  sendText = async (number: string, body: string, opts?: SendOptions): Promise<Sent> =>
-    (await this.driver).sendText(number, body, opts);
-  sendMedia = async (number: string, media: MediaPayload & { caption?: string }, opts?: SendOptions): Promise<Sent> =>
-    (await this.driver).sendMedia(number, media, opts);
-  sendShared = async (number: string, share: Share, opts?: SendOptions): Promise<Sent> =>
-    (await this.driver).sendShared(number, share, opts);
-  deleteForEveryone = async (number: string, channelId: string, fromMe: boolean, opts?: SendOptions) =>
-    (await this.driver).deleteForEveryone(number, channelId, fromMe, opts);
-  markRead = async (number: string, receipts: ReadReceipt[], opts?: SendOptions) =>
-    (await this.driver).markRead(number, receipts, opts);
-  profilePicture = async (number: string) => (await this.driver).profilePicture(number);
-  checkNumber = async (number: string) => (await this.driver).checkNumber(number);
-  contactsBook = async () => (await this.driver).contactsBook();
-  pairWithCode = async (number: string) => (await this.driver).pairWithCode?.(number);
-  typing = async (number: string, on: boolean, opts?: SendOptions) => (await this.driver).typing?.(number, on, opts);
-  requestNewQr = async () => {
-    const d = await this.driver;
-    return d.requestNewQr ? d.requestNewQr() : d.connect();
-  };
-  logout = async () => {
-    const d = await this.driver;
-    return d.logout ? d.logout() : d.disconnect();
-  };
-  // nothing loaded yet: nothing received, nothing to wait for
-  whenIdle = async () => (this.#driver ? (await this.#driver).whenIdle?.() : undefined);
+/** Forwards every call (DRIVER_METHODS) to the driver, built on the first one. */
+export function lazyDriver(build: () => Promise<ChannelDriver>): ChannelDriver {
+  let driver: Promise<ChannelDriver> | null = null;
+  return forwardingDriver<ChannelDriver>("beta", DRIVER_METHODS, async (method, spec, args) => {
+    if (spec.unbuilt === "skip" && !driver) return undefined;
+    driver ??= build();
+    const d = await driver;
+    const call = methodOf(d, method) ?? (spec.otherwise ? methodOf(d, spec.otherwise) : undefined);
+    return call?.(...args);
+  });
 }

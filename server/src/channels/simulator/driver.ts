@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { appendFileSync } from "node:fs";
 import { Ack } from "@charla/contracts";
-import type { ChannelDriver, DriverContext, InboundMessage, MediaPayload, Sent, SendOptions } from "../driver.js";
+import type { ChannelDriver, DriverContext, InboundMessage, MediaPayload, MethodSpec, Sent, SendOptions } from "../driver.js";
 
 /** One line of the outbox file: a message the simulator was given to send. */
 export type OutboxLine = { whatsappId: number; to: string; id: string; kind: "text" | "media" | "shared"; body: string };
@@ -12,6 +12,18 @@ export const SIMULATOR_BOOK = [
   { name: "Carlos Ramírez", number: "5215511110002" },
   { name: "Sofía Martínez", number: "5215511110003" },
 ];
+
+/**
+ * The simulator's methods beyond ChannelDriver, its customer's side: run where the simulator's
+ * session is held (remote.ts). A public method of the class missing here is a type error.
+ */
+export const SIMULATOR_METHODS = {
+  receive: { remote: "driver" },
+  readReceipt: { remote: "driver" },
+} as const satisfies { readonly [M in Exclude<keyof SimulatorDriver, keyof ChannelDriver>]-?: MethodSpec };
+
+/** The customer's side of a simulator, wherever its session runs. */
+export type SimulatorCustomer = Pick<SimulatorDriver, keyof typeof SIMULATOR_METHODS>;
 
 /**
  * Receipts arrive like a phone's (docs/acks.md): WhatsApp's server takes the message at once and
