@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
@@ -100,7 +100,10 @@ export async function getTestApp(
   /** Extra routes registered before the app is ready (e.g. to exercise the permission gate). */
   extend?: (app: FastifyInstance) => void,
 ): Promise<TestApp> {
-  const dataDir = mkdtempSync(join(tmpdir(), "charla-test-"));
+  // a folder of the app's own unless the test gives one, removed on close: each file's apps left one in
+  // the temporary folder, and in a test's own TMPDIR (import-limits.test.ts) it counted as a leftover
+  const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), "charla-test-"));
+  const ownDir = overrides.dataDir ? null : dataDir;
   const db = database ?? (await openTestDatabase());
   const config = loadConfig(
     { ...process.env, DATABASE_URL: "", REDIS_URL: "" },
@@ -130,6 +133,7 @@ export async function getTestApp(
     close: async () => {
       await app.close();
       if (!database) await db.close();
+      if (ownDir) rmSync(ownDir, { recursive: true, force: true });
     },
   };
 }
