@@ -81,7 +81,8 @@ export class Linking {
   /** A QR on the socket: shown, or, linking by code, the moment to ask for the code (valid while the QRs turn). */
   qrShown(sock: BaileysSocket, qr: string, count: number) {
     if (this.pairingNumber) {
-      if (!this.codeAsked) void this.showPairingCode(sock);
+      // nobody waits for this one: its failure is logged in showPairingCode, the next QR asks again
+      if (!this.codeAsked) this.showPairingCode(sock).catch(() => undefined);
     } else void this.connection.status.say("qrcode", { qrcode: qr, retries: count });
   }
 
