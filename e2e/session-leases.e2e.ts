@@ -141,6 +141,21 @@ describe.runIf(adminUrl && redisUrl)("session leases across two processes", () =
           interval: 300,
         })
         .toBe(4);
+
+      // a location and a contact card too (issue 27: sendShared was not forwarded to the holder)
+      const shares = [
+        { location: { latitude: -23.5505, longitude: -46.6333, description: "Paulista 1000" } },
+        { contact: { name: "Ana Soporte", number: "+52 1 55 1234 5678" } },
+      ];
+      for (const share of shares) {
+        const [shared] = await api<{ id: number }[]>(one.url, "POST", `/messages/${res.ticketId}`, share, token);
+        await expect
+          .poll(async () => (await db.query("select ack from messages where id = $1", [shared.id])).rows[0].ack, {
+            timeout: 15_000,
+            interval: 300,
+          })
+          .toBeGreaterThanOrEqual(1);
+      }
     }
 
     // which process is which: the one that keeps renewing after the kill is two
