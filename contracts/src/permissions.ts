@@ -69,6 +69,8 @@ const rules = {
   "campaigns.use": { profiles: STAFF, plan: "useCampaigns" },
   /** File lists (/files): an administration item of core §6, used by campaigns. */
   "files.manage": { profiles: STAFF },
+  /** The company's one-off background work: dead jobs seen and retried (docs/jobs.md). */
+  "jobs.manage": { profiles: ["admin"] },
   /** A number of a contact list goes by the contacts page's rule (secondary §6), inside the campaign areas. */
   "contact-lists.delete-item": { profiles: STAFF, plan: "useCampaigns" },
   "external-api.view": { profiles: ["admin"], plan: "useExternalApi" },

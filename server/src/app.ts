@@ -15,7 +15,6 @@ import { chatbotIdle, registerChatbot } from "./chatbot/index.js";
 import { registerCampaignConfirmations } from "./modules/campaigns/confirmations.js";
 import { type Database, openDatabase } from "./db/client.js";
 import { seed } from "./db/seed.js";
-import { startInterruptedSendSweep } from "./jobs/interrupted-sends.js";
 import { startJobRunner } from "./jobs/runner.js";
 import { loggerOptions } from "./lib/logger.js";
 import { Storage, databaseUsage } from "./lib/storage.js";
@@ -29,6 +28,7 @@ import { notesRoutes } from "./modules/notes/routes.js";
 import { campaignsRoutes } from "./modules/campaigns/routes.js";
 import { contactListsRoutes } from "./modules/contact-lists/routes.js";
 import { fileListsRoutes } from "./modules/file-lists/routes.js";
+import { jobsRoutes } from "./modules/jobs/routes.js";
 import { quickMessagesRoutes } from "./modules/quick-messages/routes.js";
 import { tagsRoutes } from "./modules/tags/routes.js";
 import { kanbanRoutes } from "./modules/kanban/routes.js";
@@ -98,12 +98,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   registerCampaignConfirmations();
   if (config.redisUrl) await services.sessions.connectBus(config.redisUrl);
   app.decorate("charla", services);
-  const stopSendSweep = startInterruptedSendSweep(services);
   const jobs = config.jobsIntervalMs > 0 ? startJobRunner(services, { intervalMs: config.jobsIntervalMs }) : null;
   // sockets first: an open websocket would keep the HTTP server's close waiting forever
   const drainChatbot = () => Promise.race([chatbotIdle(), new Promise((r) => setTimeout(r, SHUTDOWN_DRAIN_MS).unref())]);
   app.addHook("preClose", async () => {
-    stopSendSweep();
     // a round under way finishes (its sends need the sessions), no new one starts
     await jobs?.stop();
     // the bot's answers to messages already stored go out while the sessions still run (within a
@@ -160,6 +158,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       await api.register(contactListsRoutes);
       await api.register(campaignsRoutes);
       await api.register(fileListsRoutes);
+      await api.register(jobsRoutes);
     },
     { prefix: "/api/v1" },
   );

@@ -7,6 +7,7 @@ import {
   contactListItems,
   fileListOptions,
   fileLists,
+  jobs,
   contactLists,
   contacts,
   messages,
@@ -122,6 +123,7 @@ export function scoped(db: Db | Tx, companyId: number) {
       table: userSessions,
       where: (...c: (SQL | undefined)[]) => and(eq(userSessions.companyId, companyId), ...c) as SQL,
     },
+    jobs: tenantTable(db, jobs, companyId),
   };
 }
 

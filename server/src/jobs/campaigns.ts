@@ -1,6 +1,6 @@
 import { resumeWaitingCampaigns, startDueCampaigns } from "../modules/campaigns/lifecycle.js";
 import { sendDueShippings } from "../modules/campaigns/sender.js";
-import type { Sweep } from "./runner.js";
+import type { Sweep } from "./sweep.js";
 
 /** Campaigns (behaviours: Campaigns): starts at scheduledAt, resumes when a session is back, sends. */
 export const campaignStarts: Sweep = { name: "campaign-starts", batch: startDueCampaigns };

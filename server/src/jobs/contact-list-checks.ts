@@ -8,7 +8,7 @@ import { listAnnouncer } from "../modules/contact-lists/announce.js";
 import { itemView } from "../modules/contact-lists/queries.js";
 import { rowsOf } from "../lib/rate-limit.js";
 import { campaignsAllowed } from "./eligible.js";
-import type { Sweep } from "./runner.js";
+import type { Sweep } from "./sweep.js";
 
 /** Longer than a batch of WhatsApp lookups takes: a claim older than this was left by a node that died. */
 const CLAIM_TTL_SEC = 120;

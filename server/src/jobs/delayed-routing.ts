@@ -5,7 +5,7 @@ import { companies, tickets, ticketTracking, whatsapps } from "../db/schema/inde
 import { withTransaction } from "../db/tx.js";
 import { ticketChangeBroadcast } from "../modules/tickets/broadcast.js";
 import { connectedInGoodStanding } from "./eligible.js";
-import type { Sweep } from "./runner.js";
+import type { Sweep } from "./sweep.js";
 
 /**
  * When the ticket entered the queue: its open tracking episode's queuedAt (a reopened ticket queues

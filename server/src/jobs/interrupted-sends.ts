@@ -3,10 +3,10 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Services } from "../context.js";
 import { messages } from "../db/schema/index.js";
 import { publishMessageUpdate } from "../modules/messages/broadcast.js";
+import type { Sweep } from "./sweep.js";
 
 /** Longer than any driver call may take (they time out well within it). */
 export const INTERRUPTED_AFTER_SEC = 120;
-const SWEEP_EVERY_MS = 60_000;
 
 /**
  * A send is recorded (ack 0) before its driver is called. When the process dies in between, the row
@@ -33,11 +33,9 @@ export async function failInterruptedSends(s: Services, olderThanSec = INTERRUPT
   return rows.length;
 }
 
-/** Runs the sweep every minute on this process; returns the stop function. */
-export function startInterruptedSendSweep(s: Services): () => void {
-  const timer = setInterval(() => {
-    failInterruptedSends(s).catch((err) => s.log.warn({ err: { message: (err as Error).message } }, "interrupted-send sweep"));
-  }, SWEEP_EVERY_MS);
-  timer.unref();
-  return () => clearInterval(timer);
-}
+/** A sweep of the runner, once a minute: one UPDATE claims every interrupted send of every company. */
+export const interruptedSends: Sweep = {
+  name: "interrupted-sends",
+  everyMs: 60_000,
+  batch: (s) => failInterruptedSends(s),
+};

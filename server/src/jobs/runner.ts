@@ -1,21 +1,29 @@
 import type { Services } from "../context.js";
 import { campaignResumes, campaignSends, campaignStarts } from "./campaigns.js";
+import { companySockets } from "./company-sockets.js";
 import { contactListChecks } from "./contact-list-checks.js";
 import { delayedRouting } from "./delayed-routing.js";
+import { jobKinds } from "./durable/kinds.js";
+import { jobPrune, jobSweep } from "./durable/run.js";
+import { interruptedSends } from "./interrupted-sends.js";
+import type { Sweep } from "./sweep.js";
 import { ticketExpiry } from "./ticket-expiry.js";
 
-/**
- * A timed job: one batch claims at most `limit` due rows in a transaction (`FOR UPDATE SKIP LOCKED`)
- * and changes them conditionally, so any number of nodes may run it and each row is acted on once.
- * Returns how many rows it changed.
- */
-export type Sweep = {
-  name: string;
-  batch: (s: Services, now: Date, limit: number) => Promise<number>;
-};
+export type { Sweep } from "./sweep.js";
 
 /** The sweeps every node runs. */
-export const SWEEPS: Sweep[] = [delayedRouting, ticketExpiry, contactListChecks, campaignStarts, campaignResumes, campaignSends];
+export const SWEEPS: Sweep[] = [
+  delayedRouting,
+  ticketExpiry,
+  contactListChecks,
+  campaignStarts,
+  campaignResumes,
+  campaignSends,
+  jobSweep(jobKinds()),
+  jobPrune,
+  interruptedSends,
+  companySockets,
+];
 
 export type JobRunnerOptions = {
   intervalMs: number;
@@ -25,6 +33,8 @@ export type JobRunnerOptions = {
   batchSize?: number;
   /** Batches of each sweep per round at most, so one backlog cannot hold the node for long. */
   maxBatches?: number;
+  /** When each sweep with `everyMs` last ran on this node (kept by the runner across rounds). */
+  lastRun?: Map<string, number>;
 };
 
 export const DEFAULT_BATCH_SIZE = 50;
@@ -37,7 +47,14 @@ const DEFAULT_MAX_BATCHES = 40;
 export async function runSweeps(s: Services, opts: Omit<JobRunnerOptions, "intervalMs"> = {}): Promise<number> {
   const now = opts.now ?? (() => new Date());
   const limit = opts.batchSize ?? DEFAULT_BATCH_SIZE;
-  let pending = [...(opts.sweeps ?? SWEEPS)];
+  const lastRun = opts.lastRun;
+  let pending = (opts.sweeps ?? SWEEPS).filter((sweep) => {
+    if (!sweep.everyMs || !lastRun) return true;
+    const at = Date.now();
+    if (at - (lastRun.get(sweep.name) ?? Number.NEGATIVE_INFINITY) < sweep.everyMs) return false;
+    lastRun.set(sweep.name, at);
+    return true;
+  });
   let total = 0;
   for (let round = 0; pending.length && round < (opts.maxBatches ?? DEFAULT_MAX_BATCHES); round++) {
     const full: Sweep[] = [];
@@ -63,10 +80,11 @@ export function startJobRunner(s: Services, opts: JobRunnerOptions): { stop: () 
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let current: Promise<unknown> = Promise.resolve();
+  const lastRun = new Map<string, number>();
   const schedule = () => {
     if (stopped) return;
     timer = setTimeout(() => {
-      current = runSweeps(s, opts).finally(schedule);
+      current = runSweeps(s, { ...opts, lastRun }).finally(schedule);
     }, opts.intervalMs);
     timer.unref();
   };

@@ -8,7 +8,7 @@ import { deliverRecorded, recordAutomatic } from "../modules/messages/send.js";
 import { templateFactsOf } from "../modules/tickets/automatic-messages.js";
 import { ticketChangeBroadcast } from "../modules/tickets/broadcast.js";
 import { connectedInGoodStanding } from "./eligible.js";
-import type { Sweep } from "./runner.js";
+import type { Sweep } from "./sweep.js";
 
 /** The ticket's last message is ours (fromMe) and older than the connection's `expiresTicket` hours. */
 const silentAfterOurs = (now: Date) => sql`exists (

@@ -27,7 +27,8 @@ export type Realtime = {
   endCompany(companyId: number, keepUserIds?: number[]): void;
   /**
    * Ends this node's sockets of companies that can no longer be used (deactivated, or past their due
-   * date while connected); super users stay. Runs every `companySweepMs`; returns how many it ended.
+   * date while connected); super users stay. The job runner calls it (jobs/company-sockets.ts);
+   * returns how many it ended.
    */
   sweepCompanies(): Promise<number>;
   io: Server;
@@ -42,8 +43,6 @@ export async function createRealtime(opts: {
   tokens: TokenService;
   redisUrl: string | null;
   log: FastifyBaseLogger;
-  /** How often sockets of companies that became unusable are ended (a due date passes at midnight). */
-  companySweepMs?: number;
 }): Promise<Realtime> {
   const io = new Server(opts.server, {
     path: "/socket.io",
@@ -134,11 +133,6 @@ export async function createRealtime(opts: {
     }
     return ended;
   }
-  const sweepTimer = setInterval(
-    () => void sweepCompanies().catch((err) => opts.log.warn({ err: (err as Error).message }, "company socket sweep failed")),
-    opts.companySweepMs ?? 60_000,
-  );
-  sweepTimer.unref();
 
   return {
     io,
@@ -171,7 +165,6 @@ export async function createRealtime(opts: {
     },
     sweepCompanies,
     async close() {
-      clearInterval(sweepTimer);
       for (const timer of pendingEnds) clearTimeout(timer);
       pendingEnds.clear();
       await new Promise<void>((resolve) => io.close(() => resolve()));

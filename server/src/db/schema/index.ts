@@ -11,3 +11,4 @@ export * from "./quick-messages.js";
 export * from "./contact-lists.js";
 export * from "./campaigns.js";
 export * from "./file-lists.js";
+export * from "./jobs.js";

@@ -20,6 +20,7 @@ import {
   campaigns,
   fileListOptions,
   fileLists,
+  jobs,
   contactListItems,
   contactLists,
   queueOptions,
@@ -93,6 +94,10 @@ beforeAll(async () => {
     .insert(fileListOptions)
     .values({ companyId: a.id, fileListId: files.id, name: `Opción archivo ${a.name}`, path: "media/x.txt", fileName: "x.txt" })
     .returning();
+  const [job] = await t.app.charla.db
+    .insert(jobs)
+    .values({ companyId: a.id, kind: `probe.${a.name}`, payload: {}, state: "dead", lastError: `Fallo ${a.name}` })
+    .returning();
   aIds = {
     users: aUser.id,
     "users-company": aUser.id,
@@ -117,6 +122,7 @@ beforeAll(async () => {
     files: files.id,
     "files:fileId": files.id,
     "files:optionId": fileOption.id,
+    jobs: job.id,
     tags: tag.id,
     "ticket-tags:ticketId": ticket.id,
     "ticket-tags:tagId": tag.id,
@@ -143,6 +149,8 @@ beforeAll(async () => {
     files.name,
     files.message,
     fileOption.name,
+    job.kind,
+    `Fallo ${a.name}`,
   ];
 });
 afterAll(() => t.close());
@@ -201,5 +209,7 @@ describe("cross-tenant walk", () => {
     expect(fileList.json()).toMatchObject({ name: `Archivos ${a.name}`, options: [{ name: `Opción archivo ${a.name}` }] });
     const hours = await as(t.app, aSession, { method: "GET", url: `/api/v1/companies/${a.id}/schedules` });
     expect(hours.json()).toMatchObject({ id: a.id, timeZone: "America/Noronha", schedules: DEFAULT_SCHEDULES });
+    const dead = await as(t.app, aSession, { method: "GET", url: "/api/v1/jobs?state=dead" });
+    expect(dead.json().jobs).toMatchObject([{ id: aIds.jobs, state: "dead", attempts: 0 }]);
   });
 });
