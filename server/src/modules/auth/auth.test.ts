@@ -106,6 +106,43 @@ describe("#auth.refresh_token", () => {
     expect((await as(t.app, { token: r1.json().token }, { method: "GET", url: "/api/v1/auth/me" })).statusCode).toBe(401);
   });
 
+  it("holds its transaction for the rotation alone: the session user is read after the commit", async () => {
+    // PGlite runs one statement at a time and a transaction keeps it: a page load's socket handshake
+    // and first lists waited behind the refresh's reads of the user, queues, plan and settings
+    const c = await buildCompany(t.app);
+    const s = await login(t.app, c.admin);
+    const db = t.app.charla.db;
+    const original = db.transaction.bind(db);
+    let inside = 0;
+    db.transaction = ((fn: (tx: unknown) => Promise<unknown>) =>
+      original((tx) =>
+        fn(
+          new Proxy(tx, {
+            get(target, key, receiver) {
+              const value = Reflect.get(target, key, receiver);
+              if (typeof value !== "function" || !["select", "insert", "update", "delete", "execute"].includes(String(key)))
+                return value;
+              return (...args: unknown[]) => {
+                inside += 1;
+                return value.apply(target, args);
+              };
+            },
+          }),
+        ),
+      )) as typeof db.transaction;
+    try {
+      const res = await post("/api/v1/auth/refresh_token", undefined, s.cookie);
+      expect(res.statusCode).toBe(200);
+      expect(res.json().user).toMatchObject({ id: c.admin.id, companyId: c.id });
+      expect(res.json().user.company.settings.length).toBeGreaterThan(0);
+    } finally {
+      db.transaction = original;
+    }
+    // the token and session read and locked together with the user and company, the old token marked
+    // used with the session's last use, the new token stored
+    expect(inside).toBe(3);
+  });
+
   it("answers 401 without a cookie or with a made-up one", async () => {
     expect((await post("/api/v1/auth/refresh_token")).statusCode).toBe(401);
     expect((await post("/api/v1/auth/refresh_token", undefined, "charla_rt=made-up")).statusCode).toBe(401);

@@ -46,21 +46,22 @@ export async function login(
   const [company] = await s.db.select().from(companies).where(eq(companies.id, user.companyId)).limit(1);
   assertCompanyUsable(company, user.super);
 
-  return withTransaction(s.db, async (tx, afterCommit) => {
+  const opened = await withTransaction(s.db, async (tx, afterCommit) => {
     const replaced = await tx
       .update(userSessions)
       .set({ revokedAt: new Date(), revokeReason: "replaced" })
       .where(and(eq(userSessions.userId, user.id), eq(userSessions.companyId, user.companyId), isNull(userSessions.revokedAt)))
       .returning({ id: userSessions.id });
-    const issued = await openSession(s, tx, user, client);
+    const session = await openSession(s, tx, user, client);
     afterCommit(() => {
       for (const { id } of replaced) {
         s.realtime.toSession(id).emit(Events.auth(user.companyId), { action: "update", user: { id: user.id } });
         s.realtime.endSession(id);
       }
     });
-    return issued;
+    return session;
   });
+  return issued(s, opened);
 }
 
 async function openSession(
@@ -68,7 +69,7 @@ async function openSession(
   tx: Tx,
   user: { id: number; companyId: number },
   client: { ip: string; userAgent: string },
-): Promise<Issued> {
+): Promise<Who & { refreshToken: string }> {
   const sessionId = randomUUID();
   await tx.insert(userSessions).values({
     id: sessionId,
@@ -78,14 +79,26 @@ async function openSession(
     userAgent: client.userAgent.slice(0, 300),
     expiresAt: new Date(Date.now() + s.config.refreshTokenTtlSec * 1000),
   });
-  return issueTokens(s, tx, { ...user, sessionId });
+  return storeRefreshToken(s, tx, { id: user.id, companyId: user.companyId, sessionId });
 }
 
-async function issueTokens(s: Services, tx: Tx, who: { id: number; companyId: number; sessionId: string }): Promise<Issued> {
+type Who = { id: number; companyId: number; sessionId: string };
+
+/** The new refresh token stored (in the caller's transaction); the access token and user come after it. */
+async function storeRefreshToken(s: Services, tx: Tx, who: Who): Promise<Who & { refreshToken: string }> {
   const refresh = s.tokens.newRefreshToken();
   await tx.insert(refreshTokens).values({ tokenHash: refresh.hash, sessionId: who.sessionId, companyId: who.companyId });
+  return { ...who, refreshToken: refresh.token };
+}
+
+/**
+ * The answer of a login or a refresh, read once its transaction has committed: on PGlite, which runs
+ * one statement at a time, a transaction keeps the database to itself, and the session user's reads
+ * (user, queues, plan, settings) held back the page load's socket handshake and first lists.
+ */
+async function issued(s: Services, who: Who & { refreshToken: string }): Promise<Issued> {
   const token = await s.tokens.signAccess({ userId: who.id, companyId: who.companyId, sessionId: who.sessionId });
-  return { token, refreshToken: refresh.token, user: await buildSessionUser(tx, who.companyId, who.id) };
+  return { token, refreshToken: who.refreshToken, user: await buildSessionUser(s.db, who.companyId, who.id) };
 }
 
 /**
@@ -96,13 +109,17 @@ export async function refresh(s: Services, refreshToken: string | undefined): Pr
   if (!refreshToken) throw new AppError("ERR_SESSION_EXPIRED");
   const hash = s.tokens.hashRefresh(refreshToken);
   const outcome = await withTransaction(s.db, async (tx) => {
+    // the token and its session locked (two tabs refreshing the same session go one after the other),
+    // read with the user and company in one statement
     const [row] = await tx
-      .select({ token: refreshTokens, session: userSessions })
+      .select({ token: refreshTokens, session: userSessions, userSuper: users.super, company: companies })
       .from(refreshTokens)
       .innerJoin(userSessions, eq(userSessions.id, refreshTokens.sessionId))
+      .leftJoin(users, and(eq(users.id, userSessions.userId), eq(users.companyId, userSessions.companyId)))
+      .leftJoin(companies, eq(companies.id, users.companyId))
       .where(eq(refreshTokens.tokenHash, hash))
       .limit(1)
-      .for("update");
+      .for("update", { of: [refreshTokens, userSessions] });
     if (!row || row.session.revokedAt || row.session.expiresAt < new Date()) return { error: true as const };
     // two tabs refreshing at once present the same token; within the grace window that is not theft
     const withinGrace = row.token.usedAt && Date.now() - row.token.usedAt.getTime() < s.config.refreshReuseGraceSec * 1000;
@@ -113,24 +130,26 @@ export async function refresh(s: Services, refreshToken: string | undefined): Pr
         .where(eq(userSessions.id, row.session.id));
       return { error: true as const, revoked: row.session.id };
     }
-    const [user] = await tx
-      .select({ super: users.super, company: companies })
-      .from(users)
-      .innerJoin(companies, eq(companies.id, users.companyId))
-      .where(and(eq(users.id, row.session.userId), eq(users.companyId, row.session.companyId)))
-      .limit(1);
-    if (!user) return { error: true as const };
-    assertCompanyUsable(user.company, user.super);
-    if (!row.token.usedAt) await tx.update(refreshTokens).set({ usedAt: new Date() }).where(eq(refreshTokens.tokenHash, hash));
-    await tx.update(userSessions).set({ lastUsedAt: new Date() }).where(eq(userSessions.id, row.session.id));
-    return issueTokens(s, tx, { id: row.session.userId, companyId: row.session.companyId, sessionId: row.session.id });
+    if (!row.company || row.userSuper === null) return { error: true as const };
+    assertCompanyUsable(row.company, row.userSuper);
+    // the old token marked used (once) and the session's last use, in one statement
+    const now = new Date();
+    const markUsed = tx.$with("mark_used").as(
+      tx
+        .update(refreshTokens)
+        .set({ usedAt: now })
+        .where(and(eq(refreshTokens.tokenHash, hash), isNull(refreshTokens.usedAt)))
+        .returning({ hash: refreshTokens.tokenHash }),
+    );
+    await tx.with(markUsed).update(userSessions).set({ lastUsedAt: now }).where(eq(userSessions.id, row.session.id));
+    return storeRefreshToken(s, tx, { id: row.session.userId, companyId: row.session.companyId, sessionId: row.session.id });
   });
   // the revocation must commit, so the error is thrown only after the transaction
   if ("error" in outcome) {
     if (outcome.revoked) s.realtime.endSession(outcome.revoked, 0);
     throw new AppError("ERR_SESSION_EXPIRED");
   }
-  return outcome;
+  return issued(s, outcome);
 }
 
 /** DELETE /auth/logout: ends the session named by the refresh cookie, or by the access token. */
