@@ -5,7 +5,7 @@ import { z } from "zod";
 import { jobs } from "../../db/schema/index.js";
 import { type TestApp, getIsolatedTestApp, getTestApp } from "../../test/app.js";
 import { as, buildCompany, buildUser, login } from "../../test/factories.js";
-import { runSweeps } from "../runner.js";
+import { runSweeps, SWEEPS } from "../runner.js";
 import type { Sweep } from "../sweep.js";
 import { enqueue } from "./enqueue.js";
 import { type AnyJobKind, backoffSec, defineJobKind } from "./kind.js";
@@ -258,6 +258,14 @@ describe("#durable-jobs runs", () => {
 });
 
 describe("#durable-jobs runner", () => {
+  it("runs interrupted sends, the company socket sweep and the job table as its own sweeps, the first two once a minute", () => {
+    const byName = new Map(SWEEPS.map((s) => [s.name, s]));
+    expect(byName.get("interrupted-sends")?.everyMs).toBe(60_000);
+    expect(byName.get("company-sockets")?.everyMs).toBe(60_000);
+    expect(byName.has("jobs")).toBe(true);
+    expect(byName.has("jobs-prune")).toBe(true);
+  });
+
   it("runs a sweep with everyMs at most that often on a node, and every call without the runner's memory", async () => {
     let calls = 0;
     const sweep: Sweep = {
