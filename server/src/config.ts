@@ -37,7 +37,10 @@ export type Config = {
   companyStorageQuotaBytes: number;
   /** Test mode: "beta" connections use a stand-in phone that shows a QR and scans it itself. */
   fakeWhatsapp: boolean;
-  /** How often the timed jobs (delayed routing, expiry) run on this node (JOBS_INTERVAL_MS, 0 = never). */
+  /**
+   * How often this node's job runner goes round (JOBS_INTERVAL_MS, 0 = never): the timed sweeps, the
+   * job table, interrupted sends and the company socket sweep (docs/jobs.md).
+   */
   jobsIntervalMs: number;
   /**
    * A campaign send recorded as under way for longer than this (CAMPAIGN_SEND_TTL_SEC) was cut off by a
