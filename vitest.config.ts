@@ -22,5 +22,11 @@ export default defineConfig({
     reporters: ["default", "./server/src/test/stall-watchdog.ts"],
     pool: "forks",
     maxWorkers: 2,
+    // a worker's files share its module cache: importing the server (fastify, drizzle, exceljs, the
+    // contracts...) cost 3-5 s of every file, 330 of a run's 780 worker-seconds. So a file must leave
+    // no module state behind that another file could trip on: per-app state lives on the app (its
+    // Services) and ends with app.close(); timers stop on close; env and globals a test changes are
+    // put back; vi.mock is not used. Checked in shuffled file orders (--sequence.shuffle.files).
+    isolate: false,
   },
 });
