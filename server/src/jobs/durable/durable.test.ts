@@ -177,6 +177,14 @@ describe("#durable-jobs runs", () => {
     expect(k.runs.map((r) => r.attempt)).toEqual([1, 2]);
   });
 
+  it("a handler that never settles fails once its lease is over, so the round goes on", async () => {
+    const c = await buildCompany(t.app);
+    const k = testKind(() => new Promise(() => undefined), { leaseSec: 0.05 });
+    const id = (await enqueued(c.id, k.kind, 1)) as number;
+    expect(await sweepOnce(k.sweep, at(new Date(), SEC))).toBe(1);
+    expect(await jobOf(id)).toMatchObject({ state: "pending", attempts: 1, lastError: "ERR_JOB_TIMEOUT", lockedUntil: null });
+  });
+
   it("a lapsed job already at its last attempt is dead, not run again", async () => {
     const c = await buildCompany(t.app);
     const k = testKind();

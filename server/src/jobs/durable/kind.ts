@@ -23,7 +23,10 @@ export type JobKind<P> = {
   run: (s: Services, job: RunningJob<P>) => Promise<void>;
   /** Claims before the job is dead (default 8). */
   maxAttempts?: number;
-  /** How long one run may take before another node takes the runner for dead (default 300 s). */
+  /**
+   * How long one run may take (default 300 s): past it the run counts as failed (ERR_JOB_TIMEOUT) and
+   * another node may claim the job. Keep the handler's own timeouts well within it.
+   */
   leaseSec?: number;
   /** Wait before the n-th retry: baseSec · 2^(n-1), at most capSec (defaults 10 s and 1 h). */
   backoff?: { baseSec: number; capSec: number };

@@ -75,14 +75,22 @@ async function runOne(s: Services, kind: AnyJobKind, job: Claimed, now: () => Da
     await settle(s, job, { state: "dead", lastError: `ERR_JOB_PAYLOAD: ${errorText(parsed.error)}`, updatedAt: now() });
     return;
   }
+  const running = kind.run(s, {
+    id: job.id,
+    companyId: job.companyId,
+    payload: parsed.data,
+    attempt: job.attempts,
+    idempotencyKey: job.idempotencyKey,
+  });
+  // a handler that never settles must not hold the runner's round (and every other sweep) forever:
+  // past its lease it counts as failed, as another node would take it for dead by then anyway
+  running.catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  const lease = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error("ERR_JOB_TIMEOUT")), (kind.leaseSec ?? JOB_DEFAULTS.leaseSec) * 1000);
+  });
   try {
-    await kind.run(s, {
-      id: job.id,
-      companyId: job.companyId,
-      payload: parsed.data,
-      attempt: job.attempts,
-      idempotencyKey: job.idempotencyKey,
-    });
+    await Promise.race([running, lease]);
     await settle(s, job, { state: "done", lastError: null, updatedAt: now() });
   } catch (err) {
     const at = now();
@@ -96,6 +104,8 @@ async function runOne(s: Services, kind: AnyJobKind, job: Claimed, now: () => Da
         runAfter: plusSec(at, backoffSec(kind, job.attempts)),
         updatedAt: at,
       });
+  } finally {
+    clearTimeout(timer);
   }
 }
 
