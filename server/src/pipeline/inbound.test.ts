@@ -470,4 +470,32 @@ describe("simulator driver", () => {
       t.app.charla.sessions.runningDriver = original;
     }
   });
+
+  it("remembers the pictures asked per app: another one on the same database (another process) asks once too", async () => {
+    const { source } = await setup();
+    // a second app in this process, as the next test file's is when files share a worker: it must
+    // not take the first one's memory for its own
+    const other = await getTestApp({}, t.database);
+    const asked: string[] = [];
+    const driver = {
+      profilePicture: async (n: string) => {
+        asked.push(n);
+        return "https://pps.whatsapp.net/v/otra.jpg";
+      },
+    } as never;
+    const originals = [t, other].map((a) => a.app.charla.sessions.runningDriver.bind(a.app.charla.sessions));
+    for (const a of [t, other]) a.app.charla.sessions.runningDriver = () => driver;
+    try {
+      const n = number();
+      await handleInbound(t.app.charla, source, msg({ number: n }));
+      await expect.poll(() => asked).toEqual([n]);
+      await handleInbound(other.app.charla, source, msg({ number: n }));
+      await expect.poll(() => asked).toEqual([n, n]);
+    } finally {
+      [t, other].forEach((a, i) => {
+        a.app.charla.sessions.runningDriver = originals[i];
+      });
+      await other.close();
+    }
+  });
 });

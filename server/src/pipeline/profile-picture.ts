@@ -9,7 +9,8 @@ import type { AfterInbound } from "./inbound.js";
 
 /** Pictures are asked of WhatsApp at most once a day per contact (behaviours: inbound path 5). */
 export const PICTURE_REFRESH_MS = 24 * 60 * 60 * 1000;
-const lastAsked = new Map<string, number>();
+/** Per app, as its Services are one process's: apps that share a process (test files) keep apart. */
+const askedBy = new WeakMap<Services, Map<string, number>>();
 const MAX_REMEMBERED = 50_000;
 const PICTURE_TIMEOUT_MS = 10_000;
 
@@ -22,6 +23,8 @@ export const refreshProfilePicture: AfterInbound = async (s: Services, source, {
   // only where the session runs (the event came from it): never a start, never a wait for another process
   const driver = s.sessions.runningDriver(source.companyId, source.whatsappId);
   if (!driver) return;
+  const lastAsked = askedBy.get(s) ?? new Map<string, number>();
+  askedBy.set(s, lastAsked);
   const key = `${source.whatsappId}:${msg.number}`;
   const now = Date.now();
   if (now - (lastAsked.get(key) ?? 0) < PICTURE_REFRESH_MS) return;
