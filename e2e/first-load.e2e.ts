@@ -72,6 +72,76 @@ describe("the inbox's first load", () => {
     await context.close();
   });
 
+  it("a reload connects the socket with the stored token while the token refresh is still on its way", async () => {
+    const { context, page } = await newPage(browser);
+    await loginThroughUi(page, server.url, ADMIN.email, ADMIN.password);
+    await page.waitForURL(/\/tickets$/, { timeout: 15_000 });
+    await waitForLive(page);
+
+    // the refresh is answered only once the socket has asked for its handshake (or after a while)
+    let socketAsked: () => void = () => undefined;
+    const asked = new Promise<void>((resolve) => {
+      socketAsked = resolve;
+    });
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname.startsWith("/socket.io/")) socketAsked();
+    });
+    let socketBeforeRefresh: boolean | null = null;
+    await page.route("**/api/v1/auth/refresh_token", async (route) => {
+      socketBeforeRefresh = await Promise.race([
+        asked.then(() => true),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5_000)),
+      ]);
+      await route.continue();
+    });
+    await page.reload();
+    await page.getByTestId("tickets-list").waitFor();
+    await waitForLive(page);
+    expect(socketBeforeRefresh).toBe(true);
+    await context.close();
+  });
+
+  it("a stored token the server no longer takes: the socket joins with the refreshed one and the lists stay live", async () => {
+    const { helper, whatsappId } = await helperAndConnection();
+    const { context, page } = await newPage(browser);
+    await loginThroughUi(page, server.url, ADMIN.email, ADMIN.password);
+    await page.waitForURL(/\/tickets$/, { timeout: 15_000 });
+    await waitForLive(page);
+    // as after a change of the server's signing key: the access token is refused, the refresh cookie is good
+    await page.evaluate(() => {
+      const [header, payload] = JSON.parse(localStorage.getItem("token") ?? '""').split(".");
+      localStorage.setItem("token", JSON.stringify(`${header}.${payload}.signed-with-another-key`));
+    });
+    // the refresh is answered once the socket's handshake with that token was refused (or after a while)
+    let refusedSeen: () => void = () => undefined;
+    const refused = new Promise<void>((resolve) => {
+      refusedSeen = resolve;
+    });
+    page.on("response", async (response) => {
+      if (!new URL(response.url()).pathname.startsWith("/socket.io/")) return;
+      const body = await response.text().catch(() => "");
+      if (body.includes("ERR_SESSION_EXPIRED")) refusedSeen();
+    });
+    await page.route("**/api/v1/auth/refresh_token", async (route) => {
+      await Promise.race([refused, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+      await route.continue();
+    });
+    await page.reload();
+    await page.getByTestId("tickets-list").waitFor();
+    await waitForLive(page);
+    await expect.poll(() => pendingCount(page), { timeout: 15_000 }).not.toBeNaN();
+    const before = await pendingCount(page);
+    await api<Inbound>(
+      server.url,
+      "POST",
+      `/simulator/${whatsappId}/inbound`,
+      { number: "5215500000903", name: "Cliente Token Viejo", body: "Hola con token viejo" },
+      helper,
+    );
+    await expect.poll(() => pendingCount(page), { timeout: 15_000 }).toBe(before + 1);
+    await context.close();
+  });
+
   it("a list read before the socket joined is read again at the join: what happened in between shows", async () => {
     const { helper, whatsappId } = await helperAndConnection();
     const { context, page } = await newPage(browser);

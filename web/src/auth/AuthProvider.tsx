@@ -32,6 +32,22 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     user: null,
   }));
 
+  /**
+   * A refreshed session (the page load's, or a renewal later on): stored, and rendered as a transition.
+   * The signed-in shell and its page are a few hundred ms of rendering on a slow machine; as a
+   * transition React renders them in slices, so the socket's handshake and the first lists' answers,
+   * arriving meanwhile, are handled between them instead of after the whole render.
+   */
+  const signedIn = useCallback((auth: AuthResponse) => {
+    storeSession(auth);
+    // the refresh listener and the page load's own wait both see the first answer: one render
+    startTransition(() =>
+      setState((current) =>
+        current.status === "authenticated" && current.user === auth.user ? current : { status: "authenticated", user: auth.user },
+      ),
+    );
+  }, []);
+
   const endSession = useCallback(() => {
     clearSession();
     queryClient.clear();
@@ -41,28 +57,18 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => setUnauthorizedHandler(endSession), [endSession]);
 
-  useEffect(
-    () =>
-      onTokenRefreshed((auth) => {
-        storeSession(auth);
-        setState({ status: "authenticated", user: auth.user });
-      }),
-    [],
-  );
+  useEffect(() => onTokenRefreshed(signedIn), [signedIn]);
 
   useEffect(() => {
     if (!readToken()) return;
     startupRefresh()
-      .then((auth) => {
-        storeSession(auth);
-        setState({ status: "authenticated", user: auth.user });
-      })
+      .then(signedIn)
       .catch((error: unknown) => {
         // A 401 already ended the session; anything else (server down) keeps the token for the next try.
         if (!(error instanceof ApiError && error.status === 401)) toastError(error);
         setState({ status: "anonymous", user: null });
       });
-  }, []);
+  }, [signedIn]);
 
   const login = useCallback(
     async (form: LoginForm) => {

@@ -1,11 +1,13 @@
 import { ClientEvents, Limits } from "@charla/contracts";
 import { io, type Socket } from "socket.io-client";
-import { ApiError, refreshToken } from "../api/client";
+import { ApiError, onTokenRefreshed, refreshToken } from "../api/client";
 import { readToken } from "../lib/storage";
 import { noteJoin } from "./joins";
 
 // A refreshed token the server still calls expired must not turn into a refresh loop.
 const RENEW_GAP_MS = 10_000;
+// Refusals of the token itself: a newer token (a refresh under way at a page load) may be accepted.
+const TOKEN_REFUSALS = new Set(["ERR_TOKEN_EXPIRED", "ERR_SESSION_EXPIRED"]);
 // After a server-side drop: long enough for a logout in progress to clear the token first.
 const SERVER_DROP_GRACE_MS = 1000;
 const RETRY_MS = 5000;
@@ -16,7 +18,10 @@ const RETRY_MS = 5000;
  */
 export type Connection = {
   socket: Socket;
-  /** Settles at the first connect (the socket is in its rooms) or the first refusal, whichever comes first. */
+  /**
+   * Settles at the first connect (the socket is in its rooms) or the first refusal, whichever comes
+   * first; a refusal of the token is not one: the socket tries again with the renewed token.
+   */
   joined: Promise<void>;
   /** Hands events held until the app listened to its listeners (early.ts); nothing to do otherwise. */
   release: () => void;
@@ -24,15 +29,27 @@ export type Connection = {
 };
 
 export function connectSocket(): Connection {
+  // the token the latest handshake carried: a page load connects with the stored token while it is
+  // being refreshed, so a refusal of that token is answered by the newer one (now, or once it arrives)
+  let handshakeToken: string | null = null;
+  let tokenRefused = false;
   const socket = io({
     path: "/socket.io",
-    auth: (send) => send({ token: readToken() }),
+    auth: (send) => {
+      handshakeToken = readToken();
+      send({ token: handshakeToken });
+    },
   });
   // before any other listener: whatever runs on a connect sees this join counted
   socket.on("connect", () => noteJoin(socket));
   const joined = new Promise<void>((resolve) => {
     socket.once("connect", () => resolve());
-    socket.once("connect_error", () => resolve());
+    const refused = (error: Error) => {
+      if (TOKEN_REFUSALS.has(error.message)) return;
+      socket.off("connect_error", refused);
+      resolve();
+    };
+    socket.on("connect_error", refused);
   });
   let closed = false;
   let lastRenewal = 0;
@@ -69,11 +86,19 @@ export function connectSocket(): Connection {
     document.documentElement.dataset.socket = state;
   };
   socket.on("connect", () => {
+    tokenRefused = false;
     socket.emit(ClientEvents.joinNotification);
     mark("connected");
   });
   socket.on("connect_error", (error) => {
-    if (error.message === "ERR_TOKEN_EXPIRED") renew();
+    if (!TOKEN_REFUSALS.has(error.message)) return;
+    tokenRefused = true;
+    if (readToken() !== handshakeToken) reconnectSoon(0);
+    else if (error.message === "ERR_TOKEN_EXPIRED") renew();
+  });
+  // a token the handshake refused (the stored one of a page load), then a refresh: try the new one
+  const stopListening = onTokenRefreshed(() => {
+    if (tokenRefused) reconnectSoon(0);
   });
   // A server restart or a session the server ended; a still-valid session simply connects again.
   socket.on("disconnect", (reason) => {
@@ -92,6 +117,7 @@ export function connectSocket(): Connection {
     release: () => undefined,
     close: () => {
       closed = true;
+      stopListening();
       clearInterval(statusTimer);
       clearTimeout(reconnectTimer);
       clearTimeout(renewTimer);

@@ -53,7 +53,17 @@ export function saveCompanyLook(look: { primaryColor?: string; headerColor?: str
   writeItem(StorageKeys.primaryColor, look.primaryColor?.trim() || null);
   writeItem(StorageKeys.headerColor, look.headerColor?.trim() || null);
   writeItem(StorageKeys.pageTitle, look.pageTitle?.trim() || null);
-  snapshot = readPreferences();
+  const next = readPreferences();
+  // every session refresh saves the look again, nearly always unchanged: a store change re-renders
+  // the whole app at once (useSyncExternalStore), so only a real change is announced
+  if (
+    next.mode === snapshot.mode &&
+    next.primaryColor === snapshot.primaryColor &&
+    next.headerColor === snapshot.headerColor &&
+    next.pageTitle === snapshot.pageTitle
+  )
+    return;
+  snapshot = next;
   for (const listener of listeners) listener();
 }
 
