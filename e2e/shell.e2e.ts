@@ -151,6 +151,32 @@ describe("web shell", () => {
     await context.close();
   });
 
+  it("the top bar's buttons show their hint on hover and on keyboard focus, and are named by it", async () => {
+    const { context, page } = await newPage(browser);
+    await loginThroughUi(page, server.url, ADMIN.email, ADMIN.password);
+    await page.waitForURL(/\/tickets$/, { timeout: 15_000 });
+    const refresh = page.getByTestId("refresh-button");
+    await refresh.waitFor({ timeout: 15_000 });
+    expect(await page.getByRole("button", { name: "Recargar" }).count()).toBe(1);
+    const hint = page.getByRole("tooltip").filter({ hasText: "Recargar" });
+
+    await refresh.hover();
+    await hint.waitFor({ timeout: 5_000 });
+    // below the button, inside the window
+    const [button, bubble] = [await refresh.boundingBox(), await hint.boundingBox()];
+    expect(bubble && button && bubble.y).toBeGreaterThan((button?.y ?? 0) + (button?.height ?? 0));
+    await page.mouse.move(5, 700);
+    await hint.waitFor({ state: "detached", timeout: 5_000 });
+
+    // reached with the keyboard (from the volume button, just before it), then Escape hides it
+    await page.getByTestId("volume-button").focus();
+    await page.keyboard.press("Tab");
+    await hint.waitFor({ timeout: 5_000 });
+    await page.keyboard.press("Escape");
+    await hint.waitFor({ state: "detached", timeout: 5_000 });
+    await context.close();
+  });
+
   it("keeps the chosen theme across reloads", async () => {
     const { context, page } = await newPage(browser);
     await loginThroughUi(page, server.url, ADMIN.email, ADMIN.password);

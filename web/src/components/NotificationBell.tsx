@@ -1,6 +1,6 @@
 import Badge from "@mui/material/Badge";
 import IconButton from "@mui/material/IconButton";
-import Tooltip from "@mui/material/Tooltip";
+import Tooltip from "./LightTooltip";
 import Typography from "@mui/material/Typography";
 import { type ReactNode, useState } from "react";
 import { LazyPopover, preloadPopovers } from "./LazyPopover";

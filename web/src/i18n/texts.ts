@@ -28,6 +28,10 @@ export const pageNamespaces: readonly string[] = [
   "contact-lists",
   "campaigns",
   "file-lists",
+  "users",
+  "settings",
+  "simulator",
+  "todolist",
 ];
 const bundleFiles = import.meta.glob<Bundle>("./bundles/*.{auth,app}.ts", { import: "default" });
 const pageFiles = import.meta.glob<Record<string, unknown>>(
@@ -40,6 +44,10 @@ const pageFiles = import.meta.glob<Record<string, unknown>>(
     "./*/contact-lists.json",
     "./*/campaigns.json",
     "./*/file-lists.json",
+    "./*/users.json",
+    "./*/settings.json",
+    "./*/simulator.json",
+    "./*/todolist.json",
   ],
   { import: "default" },
 );

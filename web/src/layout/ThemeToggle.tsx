@@ -1,7 +1,7 @@
 import DarkModeIcon from "@mui/icons-material/DarkModeOutlined";
 import LightModeIcon from "@mui/icons-material/LightModeOutlined";
 import IconButton from "@mui/material/IconButton";
-import Tooltip from "@mui/material/Tooltip";
+import Tooltip from "../components/LightTooltip";
 import { useTranslation } from "react-i18next";
 import { toggleThemeMode, useThemePreferences } from "../theme/preferences";
 

@@ -7,7 +7,7 @@ import AppBar from "@mui/material/AppBar";
 import Box from "@mui/material/Box";
 import IconButton from "@mui/material/IconButton";
 import Toolbar from "@mui/material/Toolbar";
-import Tooltip from "@mui/material/Tooltip";
+import Tooltip from "../components/LightTooltip";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { useSessionUser } from "../auth/context";

@@ -2,7 +2,7 @@ import VolumeOffIcon from "@mui/icons-material/VolumeOff";
 import VolumeUpIcon from "@mui/icons-material/VolumeUp";
 import Box from "@mui/material/Box";
 import IconButton from "@mui/material/IconButton";
-import Tooltip from "@mui/material/Tooltip";
+import Tooltip from "../components/LightTooltip";
 import { Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LazyPopover, preloadPopovers } from "../components/LazyPopover";

@@ -2,7 +2,7 @@ import type { TicketView } from "@charla/contracts";
 import ResolveIcon from "@mui/icons-material/TaskAlt";
 import CircularProgress from "@mui/material/CircularProgress";
 import IconButton from "@mui/material/IconButton";
-import Tooltip from "@mui/material/Tooltip";
+import Tooltip from "../../components/LightTooltip";
 import type { KeyboardEvent, MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { toastError } from "../../api/errors";

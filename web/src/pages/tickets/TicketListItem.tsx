@@ -8,7 +8,7 @@ import Button from "@mui/material/Button";
 import CircularProgress from "@mui/material/CircularProgress";
 import IconButton from "@mui/material/IconButton";
 import { alpha, useTheme } from "@mui/material/styles";
-import Tooltip from "@mui/material/Tooltip";
+import Tooltip from "../../components/LightTooltip";
 import Typography from "@mui/material/Typography";
 import { type KeyboardEvent, memo, type MouseEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
