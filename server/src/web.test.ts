@@ -80,6 +80,21 @@ describe("web app serving", () => {
     expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
   });
 
+  it("serves an asset only by a plain name of the assets folder", async () => {
+    writeFileSync(join(webDist, "secret.txt"), "not an asset");
+    for (const url of [
+      "/assets/..%2Fsecret.txt",
+      "/assets/%2E%2E%2Fsecret.txt",
+      "/assets/.hidden",
+      "/assets/..",
+      "/assets/a%5Cb.js",
+    ]) {
+      const res = await t.app.inject({ method: "GET", url });
+      expect(res.body, url).not.toContain("not an asset");
+      if (url !== "/assets/..") expect(res.statusCode, url).toBe(404);
+    }
+  });
+
   it("serves a file built after start without a restart", async () => {
     writeFileSync(join(webDist, "assets", "late.js"), "console.log(2)");
     expect((await t.app.inject({ method: "GET", url: "/assets/late.js" })).statusCode).toBe(200);
