@@ -14,8 +14,8 @@ const walk = (dir) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) walk(path);
     else if (worth.test(name)) {
+      // small files too: without a .br beside them the server compressed each one again per request
       const data = readFileSync(path);
-      if (data.length < 1024) continue;
       const br = brotliCompressSync(data, {
         params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: data.length },
       });
