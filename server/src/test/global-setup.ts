@@ -9,8 +9,9 @@ import { databaseOf, maintenanceUrl, ownPrefix, PGLITE_SNAPSHOT_ENV, templateNam
 /**
  * With TEST_DATABASE_URL the suite runs on a real PostgreSQL: the schema is recreated and migrated
  * once here, then every test file shares it (each builds its own companies), and copied as the
- * template of the files that need a database of their own (openOwnTestDatabase). Without it every
- * file gets its own in-memory PGlite, loaded from a snapshot migrated and seeded once here.
+ * template of the files that need a database of their own (openOwnTestDatabase). Without it each
+ * worker's files share an in-memory PGlite, loaded from a snapshot migrated and seeded once here (as
+ * are the databases of their own).
  */
 export default async function setup() {
   const url = process.env.TEST_DATABASE_URL;
@@ -44,7 +45,7 @@ export default async function setup() {
 }
 
 /**
- * PGlite's initdb and the migrations took ~8 s of every file's start (more on a busy machine, where
+ * PGlite's initdb and the migrations took ~8 s of each PGlite's start (more on a busy machine, where
  * files hit their hook limits); loading this dump skips both. Seeded like the PostgreSQL schema above,
  * so both modes start from the same rows. The workers read the path from the environment they inherit.
  */
