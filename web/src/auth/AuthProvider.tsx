@@ -33,18 +33,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }));
 
   /**
-   * A refreshed session (the page load's, or a renewal later on): stored, and rendered as a transition.
-   * The signed-in shell and its page are a few hundred ms of rendering on a slow machine; as a
-   * transition React renders them in slices, so the socket's handshake and the first lists' answers,
-   * arriving meanwhile, are handled between them instead of after the whole render.
+   * A refreshed session (the page load's, or a renewal later on), stored. Not a transition: measured on
+   * a busy machine, rendering the signed-in shell in slices only spread it over more time, the first row
+   * came later. The refresh listener and the page load's own wait both see the first answer: one render.
    */
   const signedIn = useCallback((auth: AuthResponse) => {
     storeSession(auth);
-    // the refresh listener and the page load's own wait both see the first answer: one render
-    startTransition(() =>
-      setState((current) =>
-        current.status === "authenticated" && current.user === auth.user ? current : { status: "authenticated", user: auth.user },
-      ),
+    setState((current) =>
+      current.status === "authenticated" && current.user === auth.user ? current : { status: "authenticated", user: auth.user },
     );
   }, []);
 
