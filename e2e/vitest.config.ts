@@ -6,6 +6,9 @@ export default defineConfig({
     include: ["**/*.e2e.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // a poll ends as soon as its condition holds; Vitest's own 1 s bound broke on a busy machine (a
+    // second tab's cold load of the campaign report took longer in CI). Polls that set their own keep it
+    expect: { poll: { timeout: 30_000 } },
     pool: "forks",
     maxWorkers: 1,
     fileParallelism: false,
