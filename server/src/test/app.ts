@@ -162,16 +162,18 @@ export async function getTestApp(
     },
   );
   const app = await buildApp(config, { database: db, seed: false, logger: false });
-  extend?.(app);
-  await app.ready();
-  return {
-    app,
-    database: db,
-    config,
-    close: async () => {
-      await app.close();
-      if (!database) await db.close();
-      if (ownDir) rmSync(ownDir, { recursive: true, force: true });
-    },
+  const close = async () => {
+    await app.close();
+    if (!database) await db.close();
+    if (ownDir) rmSync(ownDir, { recursive: true, force: true });
   };
+  try {
+    extend?.(app);
+    await app.ready();
+  } catch (err) {
+    // an app that refuses to boot (a test of that) leaves nothing either
+    await close();
+    throw err;
+  }
+  return { app, database: db, config, close };
 }
