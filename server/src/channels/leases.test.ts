@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sessionLeases } from "../db/schema/index.js";
+import { serverNodes, sessionLeases } from "../db/schema/index.js";
 import { type TestApp, getIsolatedTestApp } from "../test/app.js";
 import { buildCompany, buildWhatsapp } from "../test/factories.js";
 import { LeaseManager } from "./leases.js";
@@ -14,7 +14,9 @@ afterAll(() => t.close());
 
 // a provider of this test's own, so connections of other test files sharing the database stay out
 const provider = `lease-test-${randomUUID().slice(0, 8)}`;
-const timing = { renewMs: 50, ttlMs: 400 };
+// a long life: with 400 ms, a busy machine's slow ticks let a's leases lapse before b's turn (b took
+// all four); a's death is played by moving its times into the past instead of waiting
+const timing = { renewMs: 50, ttlMs: 60_000 };
 
 async function owners(ids: number[]) {
   const rows = await t.app.charla.db.select().from(sessionLeases).where(inArray(sessionLeases.whatsappId, ids));
@@ -47,7 +49,9 @@ describe("session leases", () => {
     expect(await a.claim(off.id)).toBe(false);
 
     // a dies (stops renewing): once its leases expire, b takes them all
-    await new Promise((r) => setTimeout(r, timing.ttlMs + 50));
+    const lapsed = sql`now() - make_interval(secs => ${timing.ttlMs / 1000 + 1})`;
+    await t.app.charla.db.update(sessionLeases).set({ expiresAt: lapsed }).where(eq(sessionLeases.owner, a.nodeId));
+    await t.app.charla.db.update(serverNodes).set({ seenAt: lapsed }).where(eq(serverNodes.id, a.nodeId));
     await b.tick();
     await b.tick();
     const after = await owners(ids);
