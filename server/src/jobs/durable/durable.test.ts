@@ -229,7 +229,7 @@ describe("#durable-jobs runs", () => {
           rows.map((r) => r.id),
         ),
       );
-    expect(left.map((r) => r.id).sort()).toEqual(rows.slice(1).map((r) => r.id));
+    expect(left.map((r) => r.id).sort((a, b) => a - b)).toEqual(rows.slice(1).map((r) => r.id));
   });
 
   // PGlite is one connection: two nodes claiming at once need a real PostgreSQL
