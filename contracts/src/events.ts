@@ -1,3 +1,14 @@
+import type { CampaignEvent } from "./campaigns.js";
+import type { ConnectionEvent, ConnectionSessionEvent } from "./connections.js";
+import type { ContactListEvent, ContactListItemEvent } from "./contact-lists.js";
+import type { ContactView } from "./contacts.js";
+import type { FileListEvent } from "./file-lists.js";
+import type { CompanySchedulesView, QueueEvent } from "./queues.js";
+import type { QuickMessageEvent } from "./quick-messages.js";
+import type { SettingView } from "./setting-definitions.js";
+import type { AppMessageEvent, TagEvent, TicketEvent } from "./tickets.js";
+import type { UserView } from "./users.js";
+
 /** Realtime event names (core §7 Realtime channel); the server emits and the web listens through these. */
 export const Events = {
   user: (companyId: number) => `company-${companyId}-user`,
@@ -36,3 +47,41 @@ export const ClientEvents = {
 } as const;
 
 export type CrudAction = "create" | "update" | "delete";
+
+export type UserEvent = { action: "create" | "update"; user: UserView } | { action: "delete"; userId: number };
+/** Another login of the same account ended this session (the web signs out). */
+export type AuthEvent = { action: "update"; user: { id: number } };
+/** Secret values arrive empty: the whole company hears this. */
+export type SettingsEvent = { action: "update"; setting: SettingView };
+/** `reload`: many contacts changed at once (an import); lists read themselves again. */
+export type ContactEvent =
+  | { action: "create" | "update"; contact: ContactView }
+  | { action: "delete"; contactId: number }
+  | { action: "reload" };
+export type CompanySchedulesEvent = { action: "update"; schedules: CompanySchedulesView };
+
+/**
+ * What each realtime channel carries, by its name in `Events`: the server's emit and the web's
+ * `useSocketEvent` both take their payload type from here, so neither side chooses one by hand.
+ */
+export type SocketPayloads = {
+  user: UserEvent;
+  auth: AuthEvent;
+  settings: SettingsEvent;
+  whatsapp: ConnectionEvent;
+  whatsappSession: ConnectionSessionEvent;
+  contact: ContactEvent;
+  queue: QueueEvent;
+  quickMessage: QuickMessageEvent;
+  contactList: ContactListEvent;
+  contactListItem: ContactListItemEvent;
+  contactListItemsOf: ContactListItemEvent;
+  campaign: CampaignEvent;
+  file: FileListEvent;
+  ticket: TicketEvent;
+  appMessage: AppMessageEvent;
+  company: CompanySchedulesEvent;
+  payment: never;
+  tag: TagEvent;
+};
+export type SocketChannel = keyof SocketPayloads;

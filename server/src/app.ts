@@ -46,6 +46,8 @@ import { errorsPlugin } from "./plugins/errors.js";
 import { rateLimitPlugin } from "./plugins/rate-limit.js";
 import { securityHeadersPlugin } from "./plugins/security-headers.js";
 import { createRealtime } from "./realtime/realtime.js";
+import { registerRealtimeListeners } from "./realtime/listeners/index.js";
+import { EventBus } from "./events/index.js";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -82,12 +84,15 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   const tokens = new TokenService(config.jwtSecret, config.jwtRefreshSecret, config.accessTokenTtlSec);
   const realtime = await createRealtime({ server: app.server, db: database.db, tokens, redisUrl: config.redisUrl, log: app.log });
+  const events = new EventBus(app.log);
+  registerRealtimeListeners(events, realtime);
   const services: Services = {
     config,
     db: database.db,
     dbKind: database.kind,
     tokens,
     realtime,
+    events,
     storage: new Storage(config.dataDir, databaseUsage(database.db, config.companyStorageQuotaBytes)),
     sessions: null as unknown as Sessions,
     log: app.log,

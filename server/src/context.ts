@@ -4,6 +4,7 @@ import type { Config } from "./config.js";
 import type { Db, DbKind } from "./db/client.js";
 import type { TokenService } from "./modules/auth/tokens.js";
 import type { Realtime } from "./realtime/realtime.js";
+import type { EventBus } from "./events/index.js";
 import type { Storage } from "./lib/storage.js";
 import type { Sessions } from "./channels/sessions.js";
 
@@ -31,6 +32,8 @@ export type Services = {
   dbKind: DbKind;
   tokens: TokenService;
   realtime: Realtime;
+  /** Domain events: services publish, listeners (realtime/listeners, jobs, the bot) react. */
+  events: EventBus;
   storage: Storage;
   /** Live channel drivers of this process. */
   sessions: Sessions;

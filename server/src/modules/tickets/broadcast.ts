@@ -1,4 +1,4 @@
-import { Events, type TicketView } from "@charla/contracts";
+import type { TicketView } from "@charla/contracts";
 import type { Services } from "../../context.js";
 import type { Scoped } from "../../db/scoped.js";
 import type { tickets } from "../../db/schema/index.js";
@@ -27,10 +27,6 @@ export async function ticketChangeBroadcast(
   const lost = then.filter((id) => !now.includes(id));
   return {
     view,
-    emit: () => {
-      s.realtime.toUsers(q.companyId, now).emit(Events.ticket(q.companyId), { action: "update", ticket: view });
-      if (lost.length)
-        s.realtime.toUsers(q.companyId, lost).emit(Events.ticket(q.companyId), { action: "delete", ticketId: after.id });
-    },
+    emit: () => s.events.publish({ type: "ticket.changed", companyId: q.companyId, ticket: view, audience: now, lost }),
   };
 }
