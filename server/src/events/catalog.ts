@@ -1,20 +1,15 @@
-import type { MessageView, TicketView } from "@charla/contracts";
+import type { AccessEvents } from "./access.js";
+import type { RecordEvents } from "./records.js";
+import type { TicketEvents } from "./tickets.js";
 
 /**
  * Every domain event by name, with what it carries. Publishers (services, the pipeline, jobs) describe
  * what happened; listeners decide what follows (a socket event, a job row, the bot's turn). An event
  * carries what its listeners need already presented (views, the users who may see them), read in the
  * publisher's transaction, so listeners in the lower layers (realtime/) never reach into modules.
- * Areas add their events here.
+ * Areas add their events in their own file here.
  */
-export interface DomainEvents {
-  /** A message stored in a ticket (received, or sent by an agent, the bot or a rule). */
-  "message.created": { companyId: number; ticketId: number; message: MessageView; ticket: TicketView; audience: number[] };
-  /** A stored message changed (ack, edit, deletion). */
-  "message.changed": { companyId: number; message: MessageView; ticket: TicketView; audience: number[] };
-  /** A ticket changed: `audience` may see it now, `lost` could see it before and no longer can. */
-  "ticket.changed": { companyId: number; ticket: TicketView; audience: number[]; lost: number[] };
-}
+export interface DomainEvents extends TicketEvents, RecordEvents, AccessEvents {}
 
 export type EventName = keyof DomainEvents;
 /** One event: its name in `type`, and what it carries. */

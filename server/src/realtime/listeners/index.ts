@@ -1,5 +1,7 @@
 import type { EventBus } from "../../events/index.js";
 import type { Realtime } from "../realtime.js";
+import { accessPresenters } from "./access.js";
+import { recordPresenters } from "./records.js";
 import { ticketPresenters } from "./tickets.js";
 
 /**
@@ -8,4 +10,6 @@ import { ticketPresenters } from "./tickets.js";
  */
 export function registerRealtimeListeners(bus: EventBus, rt: Realtime): void {
   ticketPresenters(bus, rt);
+  recordPresenters(bus, rt);
+  accessPresenters(bus, rt);
 }
