@@ -1,4 +1,3 @@
-import { Events } from "@charla/contracts";
 import { and, desc, eq, ne } from "drizzle-orm";
 import type { Services } from "../../context.js";
 import { scoped } from "../../db/scoped.js";
@@ -20,9 +19,7 @@ export async function publishMessageUpdate(s: Services, companyId: number, rows:
   rows.forEach((row, i) => {
     const ticket = found.get(row.ticketId);
     if (!ticket) return;
-    s.realtime
-      .toUsers(companyId, ticket.audience)
-      .emit(Events.appMessage(companyId), { action: "update", message: views[i], ticket: ticket.view });
+    s.events.publish({ type: "message.changed", companyId, message: views[i], ticket: ticket.view, audience: ticket.audience });
   });
 }
 
@@ -59,6 +56,6 @@ export async function publishMessageDeletion(s: Services, companyId: number, row
     );
     if (!updated) continue;
     const [{ view, audience }] = await presentTicketsWithAudience(q, [updated]);
-    s.realtime.toUsers(companyId, audience).emit(Events.ticket(companyId), { action: "update", ticket: view });
+    s.events.publish({ type: "ticket.changed", companyId, ticket: view, audience, lost: [] });
   }
 }

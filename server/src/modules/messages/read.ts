@@ -1,4 +1,3 @@
-import { Events } from "@charla/contracts";
 import { eq, isNotNull } from "drizzle-orm";
 import type { ReadReceipt } from "../../channels/driver.js";
 import type { RequestCtx } from "../../context.js";
@@ -30,9 +29,7 @@ export async function markTicketRead(ctx: RequestCtx, ticket: TicketRow): Promis
     .returning();
   if (!updated) return ticket;
   const audience = await ticketAudience(q, updated);
-  ctx.realtime
-    .toUsers(ctx.companyId, audience)
-    .emit(Events.ticket(ctx.companyId), { action: "updateUnread", ticketId: ticket.id });
+  ctx.events.publish({ type: "ticket.read", companyId: ctx.companyId, ticketId: ticket.id, audience });
   const receipts = read.flatMap((r) => (r.channelId ? [{ channelId: r.channelId, key: r.key }] : []));
   if (receipts.length) void sendReceipts(ctx, ticket, receipts);
   return updated;

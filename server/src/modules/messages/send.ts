@@ -2,7 +2,6 @@ import {
   Ack,
   type ContactCard,
   type ErrorCode,
-  Events,
   type MediaType,
   type MessageView,
   type SharedLocation,
@@ -348,11 +347,16 @@ async function announceIn(
 ): Promise<MessageView> {
   const [messageView] = await presentMessages(t, [row]);
   const [{ view: ticketView, audience }] = await presentTicketsWithAudience(t, [ticket]);
-  afterCommit(() => {
-    const to = s.realtime.toUsers(companyId, audience);
-    to.emit(Events.appMessage(companyId), { action: "create", message: messageView, ticket: ticketView });
-    to.emit(Events.ticket(companyId), { action: "update", ticket: ticketView });
-  });
+  afterCommit(() =>
+    s.events.publish({
+      type: "message.created",
+      companyId,
+      ticketId: ticket.id,
+      message: messageView,
+      ticket: ticketView,
+      audience,
+    }),
+  );
   return messageView;
 }
 

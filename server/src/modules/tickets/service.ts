@@ -1,5 +1,4 @@
 import {
-  Events,
   type OtherOpenTicketData,
   type TicketCreateForm,
   type TicketStatus,
@@ -291,9 +290,7 @@ export async function updateTicket(ctx: RequestCtx, id: number, input: UpdateInp
     if (change.kind === "transfer" && updated.userId && updated.userId !== viewer.id) {
       const toUserId = updated.userId;
       afterCommit(() =>
-        ctx.realtime
-          .toUser(ctx.companyId, toUserId)
-          .emit(Events.ticket(ctx.companyId), { action: "transfer", ticket: broadcast.view, toUserId }),
+        ctx.events.publish({ type: "ticket.transferred", companyId: ctx.companyId, ticket: broadcast.view, toUserId }),
       );
     }
     followUp = await automaticMessageFor(ctx, q, change.kind, updated);
@@ -320,8 +317,6 @@ export async function deleteTicket(ctx: RequestCtx, id: number): Promise<void> {
     const t = found(await q.tickets.lockById(id), "ERR_NO_TICKET_FOUND");
     const audience = await ticketAudience(q, t);
     await q.tickets.delete(t.id);
-    afterCommit(() =>
-      ctx.realtime.toUsers(ctx.companyId, audience).emit(Events.ticket(ctx.companyId), { action: "delete", ticketId: t.id }),
-    );
+    afterCommit(() => ctx.events.publish({ type: "ticket.deleted", companyId: ctx.companyId, ticketId: t.id, audience }));
   });
 }
