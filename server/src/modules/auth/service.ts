@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import type { AuthResponse, LoginForm } from "@charla/contracts";
-import { Events } from "@charla/contracts";
 import { and, eq, isNull, ne } from "drizzle-orm";
 import type { Services } from "../../context.js";
 import type { Tx } from "../../db/client.js";
@@ -55,8 +54,7 @@ export async function login(
     const session = await openSession(s, tx, user, client);
     afterCommit(() => {
       for (const { id } of replaced) {
-        s.realtime.toSession(id).emit(Events.auth(user.companyId), { action: "update", user: { id: user.id } });
-        s.realtime.endSession(id);
+        s.events.publish({ type: "session.replaced", companyId: user.companyId, userId: user.id, sessionId: id });
       }
     });
     return session;
@@ -146,7 +144,7 @@ export async function refresh(s: Services, refreshToken: string | undefined): Pr
   });
   // the revocation must commit, so the error is thrown only after the transaction
   if ("error" in outcome) {
-    if (outcome.revoked) s.realtime.endSession(outcome.revoked, 0);
+    if (outcome.revoked) s.events.publish({ type: "session.ended", sessionId: outcome.revoked });
     throw new AppError("ERR_SESSION_EXPIRED");
   }
   return issued(s, outcome);
@@ -168,7 +166,7 @@ export async function logout(s: Services, refreshToken: string | undefined, sess
     .update(userSessions)
     .set({ revokedAt: new Date(), revokeReason: "logout" })
     .where(and(eq(userSessions.id, sid), isNull(userSessions.revokedAt)));
-  s.realtime.endSession(sid, 0);
+  s.events.publish({ type: "session.ended", sessionId: sid });
 }
 
 /** Ends every session of a user but `keep` (password change, user moved or deleted). */

@@ -112,7 +112,7 @@ export async function seedCompanySettings(tx: Db | Tx, companyId: number) {
     .onConflictDoNothing();
 }
 
-export async function updateCompany(s: Pick<Services, "db" | "realtime">, id: number, input: UpdateInput): Promise<CompanyView> {
+export async function updateCompany(s: Pick<Services, "db" | "events">, id: number, input: UpdateInput): Promise<CompanyView> {
   await assertPlan(s.db, input.planId);
   const [row] = await s.db
     .update(companies)
@@ -122,7 +122,9 @@ export async function updateCompany(s: Pick<Services, "db" | "realtime">, id: nu
     .catch(mapUnique);
   found(row, "ERR_NO_COMPANY_FOUND");
   // deactivated or past its due date: its open sockets stop receiving anything now (they cannot reconnect)
-  if (!companyUsable(row)) s.realtime.endCompany(id, await superUserIds(s.db, id));
+  if (!companyUsable(row)) {
+    s.events.publish({ type: "company.blocked", companyId: id, keepUserIds: await superUserIds(s.db, id), reason: "unusable" });
+  }
   return found(await findCompany(s.db, id), "ERR_NO_COMPANY_FOUND");
 }
 
@@ -140,6 +142,6 @@ export async function deleteCompany(ctx: RequestCtx, id: number): Promise<void> 
   if (id === MAIN_COMPANY_ID || id === ctx.companyId) throw new AppError("ERR_MAIN_COMPANY");
   const gone = await ctx.db.delete(companies).where(eq(companies.id, id)).returning({ id: companies.id });
   found(gone[0], "ERR_NO_COMPANY_FOUND");
-  ctx.realtime.endCompany(id);
+  ctx.events.publish({ type: "company.blocked", companyId: id, keepUserIds: [], reason: "deleted" });
   await ctx.storage.removeCompany(id);
 }

@@ -1,4 +1,4 @@
-import { Events, type Profile, type UserView, V, can } from "@charla/contracts";
+import { type Profile, type UserView, V, can } from "@charla/contracts";
 import argon2 from "argon2";
 import { and, count, eq, inArray, ne } from "drizzle-orm";
 import type { z } from "zod";
@@ -83,7 +83,29 @@ async function emailTaken(tx: Tx, email: string, exceptId?: number) {
 
 /** `company-{id}-user` for a created or changed user (also for changes made elsewhere, e.g. a deleted queue). */
 export function emitUser(ctx: RequestCtx, action: "create" | "update", user: UserView) {
-  ctx.realtime.toCompany(ctx.companyId).emit(Events.user(ctx.companyId), { action, user });
+  ctx.events.publish({
+    type: "record.changed",
+    companyId: ctx.companyId,
+    audience: "company",
+    area: "user",
+    change: { action, user },
+  });
+}
+
+/** `company-{id}-user` for a user gone from a company (deleted, or moved to another one). */
+function emitUserGone(ctx: RequestCtx, companyId: number, userId: number) {
+  ctx.events.publish({
+    type: "record.changed",
+    companyId,
+    audience: "company",
+    area: "user",
+    change: { action: "delete", userId },
+  });
+}
+
+/** The sockets of sessions revoked in the transaction end once it has committed. */
+function endSessions(ctx: RequestCtx, ended: { id: string }[]) {
+  for (const s of ended) ctx.events.publish({ type: "session.ended", sessionId: s.id });
 }
 
 /** POST /users: within the plan's user count; email unique across Charla. */
@@ -197,7 +219,7 @@ function updateUserRow(ctx: RequestCtx, id: number, input: UpdateInput, newHash:
     const view = found(await findUserView(q, id), "ERR_NO_USER_FOUND");
     afterCommit(() => {
       emitUser(ctx, "update", view);
-      for (const s of ended) ctx.realtime.endSession(s.id, 0);
+      endSessions(ctx, ended);
     });
     return view;
   });
@@ -218,8 +240,8 @@ export function deleteUser(ctx: RequestCtx, id: number): Promise<void> {
     const ended = await revokeUserSessions(tx, ctx.companyId, id, "deleted");
     await q.users.delete(id);
     afterCommit(async () => {
-      ctx.realtime.toCompany(ctx.companyId).emit(Events.user(ctx.companyId), { action: "delete", userId: id });
-      for (const s of ended) ctx.realtime.endSession(s.id, 0);
+      emitUserGone(ctx, ctx.companyId, id);
+      endSessions(ctx, ended);
       if (target.profileImage) await ctx.storage.remove(ctx.companyId, target.profileImage);
     });
   });
@@ -279,9 +301,15 @@ export function moveUserToCompany(ctx: RequestCtx, id: number, companyId: number
     const view = found(await findUserView(scoped(tx, companyId), id), "ERR_NO_USER_FOUND");
     afterCommit(async () => {
       if (target.profileImage) await ctx.storage.remove(ctx.companyId, target.profileImage);
-      ctx.realtime.toCompany(ctx.companyId).emit(Events.user(ctx.companyId), { action: "delete", userId: id });
-      ctx.realtime.toCompany(companyId).emit(Events.user(companyId), { action: "create", user: view });
-      for (const s of ended) ctx.realtime.endSession(s.id, 0);
+      emitUserGone(ctx, ctx.companyId, id);
+      ctx.events.publish({
+        type: "record.changed",
+        companyId,
+        audience: "company",
+        area: "user",
+        change: { action: "create", user: view },
+      });
+      endSessions(ctx, ended);
     });
     return view;
   });
