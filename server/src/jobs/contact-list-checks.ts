@@ -66,7 +66,7 @@ async function checkBatch(s: Services, now: Date, limit: number): Promise<number
     const driver = await askerFor(s, companyId);
     if (!driver) continue;
     const q = scoped(s.db, companyId);
-    const tell = await listAnnouncer({ realtime: s.realtime, companyId }, q);
+    const tell = await listAnnouncer({ events: s.events, companyId }, q);
     for (const item of items) {
       const answer = await driver.checkNumber(item.number).then(
         (n) => n !== null,

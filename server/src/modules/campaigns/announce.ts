@@ -1,10 +1,11 @@
-import { type CampaignEvent, Events } from "@charla/contracts";
-import type { Realtime } from "../../realtime/realtime.js";
+import type { CampaignEvent } from "@charla/contracts";
+import type { EventBus } from "../../events/index.js";
 import type { Scoped } from "../../db/scoped.js";
 import { campaignAudience } from "../../policies/campaigns.js";
 
-/** `company-{id}-campaign` to the users campaigns are for (never agents); an emitter for afterCommit. */
-export async function campaignAnnouncer(realtime: Realtime, q: Scoped) {
-  const to = realtime.toUsers(q.companyId, await campaignAudience(q));
-  return (event: CampaignEvent) => () => to.emit(Events.campaign(q.companyId), event);
+/** `company-{id}-campaign` to the users campaigns are for (never agents); the returned function publishes, for afterCommit. */
+export async function campaignAnnouncer(events: EventBus, q: Scoped) {
+  const audience = await campaignAudience(q);
+  return (change: CampaignEvent) => () =>
+    events.publish({ type: "record.changed", companyId: q.companyId, audience, area: "campaign", change });
 }

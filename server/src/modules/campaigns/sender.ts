@@ -275,7 +275,7 @@ async function finalize(s: Services, c: CampaignRow, now: Date) {
 export async function announceCampaign(s: Services, companyId: number, id: number) {
   const q = scoped(s.db, companyId);
   const view = await findCampaignView(q, id);
-  if (view) (await campaignAnnouncer(s.realtime, q))({ action: "update", record: view })();
+  if (view) (await campaignAnnouncer(s.events, q))({ action: "update", record: view })();
 }
 
 /** The send sweep's batch: returns how many shippings it took. */

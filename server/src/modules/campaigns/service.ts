@@ -44,7 +44,7 @@ export function editable(c: Pick<CampaignRow, "status" | "scheduledAt">, now = n
 
 async function viewAndTell(ctx: RequestCtx, q: Scoped, id: number, action: "create" | "update") {
   const view = found(await findCampaignView(q, id), "ERR_NO_CAMPAIGN_FOUND");
-  return { view, tell: (await campaignAnnouncer(ctx.realtime, q))({ action, record: view }) };
+  return { view, tell: (await campaignAnnouncer(ctx.events, q))({ action, record: view }) };
 }
 
 export function createCampaign(ctx: RequestCtx, f: Input): Promise<CampaignView> {
@@ -87,7 +87,7 @@ export function deleteCampaign(ctx: RequestCtx, id: number): Promise<void> {
     const before = found(await q.campaigns.lockById(id), "ERR_NO_CAMPAIGN_FOUND");
     if (before.status === "EM_ANDAMENTO") throw new AppError("ERR_CAMPAIGN_RUNNING");
     await q.campaigns.delete(id);
-    const tell = await campaignAnnouncer(ctx.realtime, q);
+    const tell = await campaignAnnouncer(ctx.events, q);
     afterCommit(async () => {
       tell({ action: "delete", id })();
       if (before.mediaPath) await ctx.storage.remove(ctx.companyId, before.mediaPath);

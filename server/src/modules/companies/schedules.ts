@@ -1,4 +1,4 @@
-import { type CompanySchedulesForm, type CompanySchedulesView, Events, V } from "@charla/contracts";
+import { type CompanySchedulesForm, type CompanySchedulesView, V } from "@charla/contracts";
 import { eq } from "drizzle-orm";
 import type { z } from "zod";
 import type { RequestCtx } from "../../context.js";
@@ -8,9 +8,6 @@ import { withTransaction } from "../../db/tx.js";
 import { AppError, found } from "../../lib/app-error.js";
 
 type Input = z.output<typeof CompanySchedulesForm>;
-
-/** What `company-{id}-company` carries when the company's working hours change. */
-export type CompanySchedulesEvent = { action: "update"; schedules: CompanySchedulesView };
 
 /** A company's own users reach its hours; super users any company's. Others' ids are not found. */
 function assertReachable(ctx: RequestCtx, id: number) {
@@ -49,8 +46,15 @@ export function updateCompanySchedules(ctx: RequestCtx, id: number, input: Input
       .where(eq(companies.id, id))
       .returning({ id: companies.id, schedules: companies.schedules, timeZone: companies.timeZone });
     const view = found(row, "ERR_NO_COMPANY_FOUND");
-    const event: CompanySchedulesEvent = { action: "update", schedules: view };
-    afterCommit(() => ctx.realtime.toCompany(id).emit(Events.company(id), event));
+    afterCommit(() =>
+      ctx.events.publish({
+        type: "record.changed",
+        companyId: id,
+        audience: "company",
+        area: "company",
+        change: { action: "update", schedules: view },
+      }),
+    );
     return view;
   });
 }

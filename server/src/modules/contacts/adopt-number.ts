@@ -1,4 +1,3 @@
-import { Events } from "@charla/contracts";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Services } from "../../context.js";
 import { scoped } from "../../db/scoped.js";
@@ -82,9 +81,9 @@ export async function adoptNumber(s: Services, companyId: number, address: strin
   if (!outcome) return;
   // the address' live ticket is now part of the number's: its rows leave the lists that showed them
   for (const r of outcome.removed)
-    s.realtime.toUsers(companyId, r.audience).emit(Events.ticket(companyId), { action: "delete", ticketId: r.ticketId });
-  const room = s.realtime.toCompany(companyId);
-  if (outcome.gone !== null) room.emit(Events.contact(companyId), { action: "delete", contactId: outcome.gone });
+    s.events.publish({ type: "ticket.deleted", companyId, ticketId: r.ticketId, audience: r.audience });
+  const contactEvent = { type: "record.changed", companyId, audience: "company", area: "contact" } as const;
+  if (outcome.gone !== null) s.events.publish({ ...contactEvent, change: { action: "delete", contactId: outcome.gone } });
   const view = await findContactView(scoped(s.db, companyId), outcome.kept);
-  if (view) room.emit(Events.contact(companyId), { action: "update", contact: view });
+  if (view) s.events.publish({ ...contactEvent, change: { action: "update", contact: view } });
 }

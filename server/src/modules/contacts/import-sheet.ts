@@ -1,4 +1,4 @@
-import { type ContactListImportResult, Events } from "@charla/contracts";
+import type { ContactEvent, ContactListImportResult } from "@charla/contracts";
 import { inArray, sql } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
 import type { RequestCtx } from "../../context.js";
@@ -27,6 +27,8 @@ export async function importContactsUpload(req: FastifyRequest): Promise<Contact
 }
 
 async function upsertContacts(ctx: RequestCtx, good: { name: string; number: string; email: string }[]): Promise<number> {
+  const tell = (change: ContactEvent) =>
+    ctx.events.publish({ type: "record.changed", companyId: ctx.companyId, audience: "company", area: "contact", change });
   return withTransaction(ctx.db, async (tx, afterCommit) => {
     const q = scoped(tx, ctx.companyId);
     let imported = 0;
@@ -52,8 +54,7 @@ async function upsertContacts(ctx: RequestCtx, good: { name: string; number: str
       touched.push(...rows);
     }
     if (touched.length > ANNOUNCE_EACH_UP_TO) {
-      const room = ctx.realtime.toCompany(ctx.companyId);
-      afterCommit(() => room.emit(Events.contact(ctx.companyId), { action: "reload" }));
+      afterCommit(() => tell({ action: "reload" }));
     } else if (touched.length) {
       const created = new Set(touched.filter((r) => r.inserted).map((r) => r.id));
       const views = await presentContacts(
@@ -63,10 +64,8 @@ async function upsertContacts(ctx: RequestCtx, good: { name: string; number: str
           .from(contacts)
           .where(q.contacts.where(inArray(contacts.id, [...new Set(touched.map((r) => r.id))]))),
       );
-      const room = ctx.realtime.toCompany(ctx.companyId);
       afterCommit(() => {
-        for (const contact of views)
-          room.emit(Events.contact(ctx.companyId), { action: created.has(contact.id) ? "create" : "update", contact });
+        for (const contact of views) tell({ action: created.has(contact.id) ? "create" : "update", contact });
       });
     }
     return imported;

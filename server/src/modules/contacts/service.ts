@@ -1,4 +1,4 @@
-import { type ContactForm, type ContactView, Events, normalizeNumber } from "@charla/contracts";
+import { type ContactEvent, type ContactForm, type ContactView, normalizeNumber } from "@charla/contracts";
 import { eq, ne } from "drizzle-orm";
 import type { z } from "zod";
 import type { RequestCtx } from "../../context.js";
@@ -27,11 +27,9 @@ async function assertNumberFree(q: Scoped, number: string, exceptId?: number) {
   if (rows.length) throw new AppError("ERR_DUPLICATED_CONTACT");
 }
 
-function emit(
-  ctx: RequestCtx,
-  payload: { action: "create" | "update"; contact: ContactView } | { action: "delete"; contactId: number },
-) {
-  ctx.realtime.toCompany(ctx.companyId).emit(Events.contact(ctx.companyId), payload);
+/** Contacts are the whole company's: every user hears of a change. */
+function emit(ctx: RequestCtx, change: ContactEvent) {
+  ctx.events.publish({ type: "record.changed", companyId: ctx.companyId, audience: "company", area: "contact", change });
 }
 
 export function createContact(ctx: RequestCtx, input: Input): Promise<ContactView> {

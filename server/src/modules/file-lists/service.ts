@@ -1,4 +1,4 @@
-import { Events, type FileListEvent, type FileListForm, type FileListView, storableText } from "@charla/contracts";
+import { type FileListEvent, type FileListForm, type FileListView, storableText } from "@charla/contracts";
 import { and, eq, inArray } from "drizzle-orm";
 import type { z } from "zod";
 import type { RequestCtx } from "../../context.js";
@@ -14,8 +14,9 @@ type Input = z.output<typeof FileListForm>;
 
 /** `company-{id}-file` to the staff (the users of the files page and of campaigns); for afterCommit. */
 async function announcer(ctx: RequestCtx, q: Scoped) {
-  const to = ctx.realtime.toUsers(ctx.companyId, await campaignAudience(q, "files.manage"));
-  return (event: FileListEvent) => () => to.emit(Events.file(ctx.companyId), event);
+  const audience = await campaignAudience(q, "files.manage");
+  return (change: FileListEvent) => () =>
+    ctx.events.publish({ type: "record.changed", companyId: ctx.companyId, audience, area: "file", change });
 }
 
 /**

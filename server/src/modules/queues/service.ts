@@ -1,4 +1,4 @@
-import { Events, type QueueEvent, type QueueForm, type QueueView } from "@charla/contracts";
+import type { QueueEvent, QueueForm, QueueView } from "@charla/contracts";
 import { count, eq, ne, or, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { RequestCtx } from "../../context.js";
@@ -18,7 +18,7 @@ import { presentQueue } from "./presenter.js";
 type Input = z.output<typeof QueueForm>;
 
 function emitQueue(ctx: RequestCtx, payload: QueueEvent) {
-  ctx.realtime.toCompany(ctx.companyId).emit(Events.queue(ctx.companyId), payload);
+  ctx.events.publish({ type: "record.changed", companyId: ctx.companyId, audience: "company", area: "queue", change: payload });
 }
 
 /** The unique indexes have the last word: two saves at once both pass the check below. */

@@ -1,6 +1,7 @@
-import { Events, type QuickMessageEvent, type QuickMessageForm, type QuickMessageView, storableText } from "@charla/contracts";
+import { type QuickMessageEvent, type QuickMessageForm, type QuickMessageView, storableText } from "@charla/contracts";
 import type { z } from "zod";
 import type { RequestCtx } from "../../context.js";
+import type { Audience as EventAudience } from "../../events/index.js";
 import { scoped } from "../../db/scoped.js";
 import { withTransaction } from "../../db/tx.js";
 import { AppError, found } from "../../lib/app-error.js";
@@ -16,10 +17,12 @@ type Audience = Pick<QuickMessageRow, "geral" | "userId">;
  * `company-{id}-quickemessage` to whoever may see the reply: the whole company for a shared one,
  * its author alone for an own one.
  */
-function emitTo(ctx: RequestCtx, audience: Audience, payload: QuickMessageEvent) {
-  const event = Events.quickMessage(ctx.companyId);
-  if (audience.geral || audience.userId === null) ctx.realtime.toCompany(ctx.companyId).emit(event, payload);
-  else ctx.realtime.toUsers(ctx.companyId, [audience.userId]).emit(event, payload);
+function emitTo(ctx: RequestCtx, audience: Audience, change: QuickMessageEvent) {
+  publish(ctx, audience.geral || audience.userId === null ? "company" : [audience.userId], change);
+}
+
+function publish(ctx: RequestCtx, audience: EventAudience, change: QuickMessageEvent) {
+  ctx.events.publish({ type: "record.changed", companyId: ctx.companyId, audience, area: "quickMessage", change });
 }
 
 /** A change: the new audience hears the update, and those who saw it before but no longer do hear it go. */
@@ -27,9 +30,7 @@ function emitChange(ctx: RequestCtx, before: Audience, view: QuickMessageView) {
   const after: Audience = { geral: view.geral, userId: view.userId };
   emitTo(ctx, after, { action: "update", record: view });
   if (before.geral && !after.geral && after.userId !== null) {
-    ctx.realtime
-      .toCompanyExcept(ctx.companyId, [after.userId])
-      .emit(Events.quickMessage(ctx.companyId), { action: "delete", id: view.id });
+    publish(ctx, { except: [after.userId] }, { action: "delete", id: view.id });
   } else if (!before.geral && !after.geral && before.userId !== null && before.userId !== after.userId) {
     emitTo(ctx, before, { action: "delete", id: view.id });
   }

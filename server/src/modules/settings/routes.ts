@@ -1,4 +1,4 @@
-import { Events, SettingDefinitions, SettingUpdateForm, isSettingKey, isValidSettingValue, text } from "@charla/contracts";
+import { SettingDefinitions, SettingUpdateForm, isSettingKey, isValidSettingValue, text } from "@charla/contracts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -39,7 +39,13 @@ export async function settingsRoutes(app: FastifyInstance) {
         // secret values are not broadcast to the whole company
         const broadcast = { key, value: "secret" in SettingDefinitions[key] ? "" : row.value };
         afterCommit(() =>
-          ctx.realtime.toCompany(ctx.companyId).emit(Events.settings(ctx.companyId), { action: "update", setting: broadcast }),
+          ctx.events.publish({
+            type: "record.changed",
+            companyId: ctx.companyId,
+            audience: "company",
+            area: "settings",
+            change: { action: "update", setting: broadcast },
+          }),
         );
         return view;
       });

@@ -1,4 +1,4 @@
-import { Events, QUEUE_PALETTE, type TagEvent, type TagForm, type TagView, can } from "@charla/contracts";
+import { QUEUE_PALETTE, type TagEvent, type TagForm, type TagView, can } from "@charla/contracts";
 import { eq } from "drizzle-orm";
 import type { z } from "zod";
 import type { RequestCtx } from "../../context.js";
@@ -18,7 +18,7 @@ function mapUnique(err: unknown): never {
 
 /** Tags are the whole company's (core §2 Tags page: all profiles): every user hears of a change. */
 function announce(ctx: RequestCtx, event: TagEvent) {
-  ctx.realtime.toCompany(ctx.companyId).emit(Events.tag(ctx.companyId), event);
+  ctx.events.publish({ type: "record.changed", companyId: ctx.companyId, audience: "company", area: "tag", change: event });
 }
 
 /** The Kanban flag is for admins and supervisors (core §6 tag modal); others keep what the tag had. */

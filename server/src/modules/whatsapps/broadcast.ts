@@ -1,11 +1,4 @@
-import {
-  type ConnectionEvent,
-  type ConnectionSessionEvent,
-  type ConnectionView,
-  Events,
-  type Profile,
-  can,
-} from "@charla/contracts";
+import { type ConnectionEvent, type ConnectionSessionEvent, type ConnectionView, type Profile, can } from "@charla/contracts";
 import { eq } from "drizzle-orm";
 import type { Services, Principal } from "../../context.js";
 import { users } from "../../db/schema/index.js";
@@ -40,24 +33,22 @@ async function secretHolders(s: Pick<Services, "db">, companyId: number): Promis
 }
 
 /** `company-{id}-whatsapp`: whole to those who manage connections, without QR code and token to the rest. */
-export async function emitConnection(s: Pick<Services, "db" | "realtime">, companyId: number, payload: ConnectionEvent) {
-  const event = Events.whatsapp(companyId);
-  if (payload.action === "delete") return s.realtime.toCompany(companyId).emit(event, payload);
+export async function emitConnection(s: Pick<Services, "db" | "events">, companyId: number, payload: ConnectionEvent) {
+  if (payload.action === "delete") {
+    s.events.publish({ type: "connection.deleted", companyId, whatsappId: payload.whatsappId });
+    return;
+  }
   const holders = await secretHolders(s, companyId);
-  s.realtime.toUsers(companyId, holders).emit(event, payload);
-  s.realtime.toCompanyExcept(companyId, holders).emit(event, { ...payload, whatsapp: withoutSecrets(payload.whatsapp) });
+  const whatsapp = payload.whatsapp;
+  s.events.publish({ type: "connection.changed", companyId, whatsapp, redacted: withoutSecrets(whatsapp), holders });
 }
 
 /** `company-{id}-whatsappSession`: the live status, with the QR code only for those who manage connections. */
 export async function emitConnectionSession(
-  s: Pick<Services, "db" | "realtime">,
+  s: Pick<Services, "db" | "events">,
   companyId: number,
   session: ConnectionSessionEvent["session"],
 ) {
-  const event = Events.whatsappSession(companyId);
   const holders = await secretHolders(s, companyId);
-  s.realtime.toUsers(companyId, holders).emit(event, { action: "update", session } satisfies ConnectionSessionEvent);
-  s.realtime
-    .toCompanyExcept(companyId, holders)
-    .emit(event, { action: "update", session: withoutSecrets(session) } satisfies ConnectionSessionEvent);
+  s.events.publish({ type: "connection.status", companyId, session, redacted: withoutSecrets(session), holders });
 }
