@@ -26,26 +26,23 @@ describe("scenario", () => {
     });
     expect(w.company.id).toBe(w.companyId);
     expect(w.connection).toMatchObject({ companyId: w.companyId, provider: "simulator", status: "CONNECTED", isDefault: true });
-    expect([w.queues.sales.name, w.queues.support.name]).toEqual(["Ventas", "Soporte"]);
+    expect([w.sales.name, w.support.name]).toEqual(["Ventas", "Soporte"]);
     const offered = await t.app.charla.db.select().from(whatsappQueues).where(eq(whatsappQueues.companyId, w.companyId));
-    expect(offered.map((o) => [o.whatsappId, o.queueId])).toEqual([[w.connection.id, w.queues.sales.id]]);
+    expect(offered.map((o) => [o.whatsappId, o.queueId])).toEqual([[w.connection.id, w.sales.id]]);
 
     expect(await me(w.admin)).toMatchObject({ id: w.company.admin.id, companyId: w.companyId, profile: "admin" });
-    const ana = await me(w.sessions.ana);
-    expect(ana).toMatchObject({ id: w.users.ana.id, name: "Ana", profile: "user", companyId: w.companyId });
-    expect(ana.queues.map((q: { id: number }) => q.id).sort((a: number, b: number) => a - b)).toEqual([
-      w.queues.sales.id,
-      w.queues.support.id,
-    ]);
-    expect(await me(w.sessions.sub)).toMatchObject({ id: w.users.sub.id, profile: "subadmin", queues: [] });
+    const ana = await me(w.as.ana);
+    expect(ana).toMatchObject({ id: w.ana.id, name: "Ana", profile: "user", companyId: w.companyId });
+    expect(ana.queues.map((q: { id: number }) => q.id).sort((a: number, b: number) => a - b)).toEqual([w.sales.id, w.support.id]);
+    expect(await me(w.as.sub)).toMatchObject({ id: w.sub.id, profile: "subadmin", queues: [] });
   });
 
   it("makes tickets on the connection in the first area, each for a new contact of numbers of its own", async () => {
     const w = await scenario(t.app, { queues: { support: "Soporte", sales: "Ventas" } });
     const first = await w.ticket();
-    const second = await w.ticket({ status: "open", queueId: w.queues.sales.id }, { name: "Lucía" });
-    expect(first).toMatchObject({ companyId: w.companyId, whatsappId: w.connection.id, queueId: w.queues.support.id });
-    expect(second).toMatchObject({ status: "open", queueId: w.queues.sales.id });
+    const second = await w.ticket({ status: "open", queueId: w.sales.id }, { name: "Lucía" });
+    expect(first).toMatchObject({ companyId: w.companyId, whatsappId: w.connection.id, queueId: w.support.id });
+    expect(second).toMatchObject({ status: "open", queueId: w.sales.id });
     expect(second.contactId).not.toBe(first.contactId);
     const again = await w.ticket({ contactId: first.contactId, status: "closed" });
     expect(again.contactId).toBe(first.contactId);
@@ -58,8 +55,8 @@ describe("scenario", () => {
       connection: (q) => ({ sendIdQueue: q.fallback.id, isDefault: false }),
       agents: { eva: { login: false } },
     });
-    expect(w.connection).toMatchObject({ sendIdQueue: w.queues.fallback.id, isDefault: false });
-    expect(() => w.sessions.eva).toThrow(/eva did not log in/);
+    expect(w.connection).toMatchObject({ sendIdQueue: w.fallback.id, isDefault: false });
+    expect(() => w.as.eva).toThrow(/eva did not log in/);
 
     const bare = await scenario(t.app, { connection: false, login: false });
     expect(() => bare.connection).toThrow(/no connection/);

@@ -41,15 +41,14 @@ export type ScenarioSpec<Q extends string, A extends string> = {
   login?: boolean;
 };
 
-export type Scenario<Q extends string, A extends string> = {
+type ScenarioBase<A extends string> = {
   companyId: number;
   company: BuiltCompany;
   /** The company admin's session. */
   admin: Session;
   connection: Connection;
-  queues: Record<Q, Queue>;
-  users: Record<A, BuiltUser>;
-  sessions: Record<A, Session>;
+  /** Each agent's session: `call(w.as.ana, "GET", "/tickets")`. */
+  as: Record<A, Session>;
   /** A contact whose number the scenario made: a random one could hold the digits a test searches for. */
   contact: (values?: Partial<typeof contacts.$inferInsert>) => ReturnType<typeof buildContact>;
   /** A ticket on the connection, in the first area listed unless told, for a new contact unless given one. */
@@ -59,21 +58,27 @@ export type Scenario<Q extends string, A extends string> = {
   ) => ReturnType<typeof buildTicket>;
 };
 
-/** A getter that says what the scenario left out, where a plain undefined would fail far from the cause. */
+/** The areas and agents stand beside the rest by their keys (`w.sales.id`, `w.ana.id`), as a test names them. */
+export type Scenario<Q extends string, A extends string> = ScenarioBase<A> & Record<Q, Queue> & Record<A, BuiltUser>;
+
+/**
+ * What the scenario left out reads as a getter that says so, where a plain undefined would fail far
+ * from the cause; not enumerable, so that `{ ...w }` copies what is there and never throws.
+ */
 function present<T extends object>(target: T, key: string, value: unknown, missing: string) {
-  Object.defineProperty(target, key, {
-    enumerable: true,
+  if (value !== undefined) return Object.defineProperty(target, key, { value, enumerable: true });
+  return Object.defineProperty(target, key, {
+    enumerable: false,
     get() {
-      if (value === undefined) throw new Error(`scenario: ${missing}`);
-      return value;
+      throw new Error(`scenario: ${missing}`);
     },
   });
 }
 
 /**
  * One company as a test needs it: `scenario(app, { queues: { sales: "Ventas" }, agents: { ana: {
- * name: "Ana", queues: ["sales"] } } })` gives the rows by key and everyone's session. Users share the
- * factories' one password hash; logins go through the real endpoint.
+ * name: "Ana", queues: ["sales"] } } })` gives `w.sales`, `w.ana` and `w.as.ana` (her session). Users
+ * share the factories' one password hash; logins go through the real endpoint.
  */
 export async function scenario<Q extends string = never, A extends string = never>(
   app: FastifyInstance,
@@ -112,10 +117,10 @@ export async function scenario<Q extends string = never, A extends string = neve
   ]);
 
   let made = 0;
-  const contact: Scenario<Q, A>["contact"] = (values = {}) =>
+  const contact: ScenarioBase<A>["contact"] = (values = {}) =>
     buildContact(app, companyId, { number: `5491100${String(++made).padStart(5, "0")}`, ...values });
   const firstArea = Object.values<Queue>(areas)[0];
-  const ticket: Scenario<Q, A>["ticket"] = async (values = {}, contactValues = {}) =>
+  const ticket: ScenarioBase<A>["ticket"] = async (values = {}, contactValues = {}) =>
     buildTicket(app, companyId, {
       whatsappId: connection?.id ?? null,
       queueId: firstArea?.id ?? null,
@@ -125,7 +130,11 @@ export async function scenario<Q extends string = never, A extends string = neve
 
   const sessions = {} as Record<A, Session>;
   for (const key of Object.keys(users)) present(sessions, key, logged.get(key), `${key} did not log in (login: false)`);
-  const result = { companyId, company, queues: areas, users, sessions, contact, ticket } as Scenario<Q, A>;
+  const result = { companyId, company, as: sessions, contact, ticket } as unknown as Scenario<Q, A>;
+  for (const [key, value] of [...Object.entries(areas), ...Object.entries(users)]) {
+    if (key in result || key === "admin" || key === "connection") throw new Error(`scenario: "${key}" names two things`);
+    Object.assign(result, { [key]: value });
+  }
   present(result, "admin", adminSession, "the admin did not log in (login: false)");
   present(result, "connection", connection, "no connection (connection: false)");
   return result;

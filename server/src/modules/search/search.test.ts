@@ -4,19 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messages } from "../../db/schema/index.js";
 import { rowsOf } from "../../lib/rate-limit.js";
 import { type TestApp, getIsolatedTestApp } from "../../test/app.js";
-import {
-  addUserQueue,
-  buildCompany,
-  buildContact,
-  buildMessage,
-  buildQueue,
-  buildTicket,
-  buildUser,
-  buildWhatsapp,
-  login,
-  type Session,
-} from "../../test/factories.js";
+import { buildMessage, type Session } from "../../test/factories.js";
 import { caller, expectError } from "../../test/http.js";
+import { scenario } from "../../test/scenario.js";
 import { highlightSegments } from "./highlight.js";
 import { SEARCH_WINDOW } from "./queries.js";
 
@@ -28,29 +18,12 @@ afterAll(() => t.close());
 
 const call = caller(() => t.app);
 
-async function world() {
-  const c = await buildCompany(t.app);
-  const wa = await buildWhatsapp(t.app, c.id, { provider: "simulator", status: "CONNECTED", isDefault: true });
-  const support = await buildQueue(t.app, c.id, { name: "Soporte" });
-  const sales = await buildQueue(t.app, c.id, { name: "Ventas" });
-  const ana = await buildUser(t.app, c.id, { name: "Ana" });
-  const beto = await buildUser(t.app, c.id, { name: "Beto" });
-  await addUserQueue(t.app, c.id, ana.id, support.id);
-  await addUserQueue(t.app, c.id, beto.id, support.id);
-  const [admin, sBeto] = await Promise.all([c.admin, beto].map((u) => login(t.app, u)));
-  let made = 0;
-  const contact = (name?: string) =>
-    buildContact(t.app, c.id, { number: `5491100${String(++made).padStart(5, "0")}`, ...(name ? { name } : {}) });
-  const ticket = async (values: { contactId?: number; queueId?: number; status?: string; userId?: number | null } = {}) =>
-    buildTicket(t.app, c.id, {
-      contactId: values.contactId ?? (await contact()).id,
-      whatsappId: wa.id,
-      queueId: values.queueId ?? support.id,
-      status: (values.status ?? "pending") as "pending",
-      userId: values.userId ?? null,
-    });
-  return { c, support, sales, ana, beto, admin, sBeto, ticket, contact };
-}
+/** Ana and Beto serve Soporte, where tickets land; Ventas is nobody's. */
+const world = () =>
+  scenario(t.app, {
+    queues: { support: "Soporte", sales: "Ventas" },
+    agents: { ana: { name: "Ana", queues: ["support"] }, beto: { name: "Beto", queues: ["support"] } },
+  });
 
 async function search(s: Session, query: string): Promise<SearchPage> {
   const res = await call(s, "GET", `/search?${query}`);
@@ -136,7 +109,7 @@ describe("#search", () => {
 
   it("finds contacts by name without accents, by number and by a similar name; merges with messages", async () => {
     const w = await world();
-    const jose = await w.contact("José Ramírez");
+    const jose = await w.contact({ name: "José Ramírez" });
     const tk = await w.ticket({ contactId: jose.id });
     await buildMessage(t.app, tk, { body: "Saludos de ramirez" });
     const byName = await search(w.admin, "q=ramirez");
@@ -160,7 +133,7 @@ describe("#search", () => {
     const w = await world();
     const mine = await w.ticket({ status: "open", userId: w.beto.id });
     const pendingInQueue = await w.ticket();
-    const hiddenPerson = await w.contact("Persona Oculta");
+    const hiddenPerson = await w.contact({ name: "Persona Oculta" });
     const colleagues = await w.ticket({ status: "open", userId: w.ana.id, contactId: hiddenPerson.id });
     const otherQueue = await w.ticket({ queueId: w.sales.id });
     const ids = [];
@@ -169,11 +142,11 @@ describe("#search", () => {
     }
     const [m, p, c, o] = ids;
     expect(new Set(messageIds(await search(w.admin, "q=factura&type=messages")))).toEqual(new Set([m, p, c, o]));
-    const agent = await search(w.sBeto, "q=factura&type=messages");
+    const agent = await search(w.as.beto, "q=factura&type=messages");
     expect(new Set(messageIds(agent))).toEqual(new Set([m, p]));
     expect(agent.totalCount).toBe(2);
     // the contact of a hidden ticket is found, without that ticket
-    const hiddenContact = (await search(w.sBeto, "q=persona%20oculta&type=contacts")).results;
+    const hiddenContact = (await search(w.as.beto, "q=persona%20oculta&type=contacts")).results;
     expect(hiddenContact.map((r) => [r.contact.id, r.ticket])).toEqual([[hiddenPerson.id, null]]);
     const seen = (await search(w.admin, "q=persona%20oculta&type=contacts")).results;
     expect(seen.map((r) => r.ticket?.id)).toEqual([colleagues.id]);
@@ -182,7 +155,7 @@ describe("#search", () => {
   it("never shows another company's contacts or messages", async () => {
     const w = await world();
     const other = await world();
-    const theirs = await other.contact("Zacarías Quintanilla");
+    const theirs = await other.contact({ name: "Zacarías Quintanilla" });
     const tk = await other.ticket({ contactId: theirs.id });
     await buildMessage(t.app, tk, { body: "quintanilla escribe" });
     expect((await search(other.admin, "q=quintanilla")).results).toHaveLength(2);
@@ -210,19 +183,19 @@ describe("#search window", () => {
     const mine = await w.ticket({ status: "open", userId: w.beto.id });
     const hidden = await w.ticket({ queueId: w.sales.id });
     // 10 old exact matches, then a window and 5 newer ones of another form ("garantías"), and newer still 50 in a hidden ticket
-    const old = await insertMessages(w.c.id, mine, 10, (i) => `garantia vieja ${i}`);
-    await insertMessages(w.c.id, mine, SEARCH_WINDOW + 5, (i) => `garantías nuevas ${i}`);
-    await insertMessages(w.c.id, hidden, 50, (i) => `garantía ajena ${i}`);
+    const old = await insertMessages(w.companyId, mine, 10, (i) => `garantia vieja ${i}`);
+    await insertMessages(w.companyId, mine, SEARCH_WINDOW + 5, (i) => `garantías nuevas ${i}`);
+    await insertMessages(w.companyId, hidden, 50, (i) => `garantía ajena ${i}`);
 
     const admin = await search(w.admin, "q=garantia&type=messages");
     expect(admin.totalCount).toBe(SEARCH_WINDOW);
     // the window is the newest (the hidden ticket's 50 and the newest of the others): no old exact match in it
     expect(admin.results.every((r) => r.message?.body.startsWith("garantía ajena"))).toBe(true);
-    const agent = await search(w.sBeto, "q=garantia&type=messages");
+    const agent = await search(w.as.beto, "q=garantia&type=messages");
     expect(agent.totalCount).toBe(SEARCH_WINDOW);
     expect(agent.results.every((r) => r.message?.body.startsWith("garantías nuevas"))).toBe(true);
     const oldIds = new Set(old.map((m) => m.id));
-    const seen = await allMessageIds(w.sBeto, "q=garantia&type=messages");
+    const seen = await allMessageIds(w.as.beto, "q=garantia&type=messages");
     expect(seen).toHaveLength(SEARCH_WINDOW);
     expect(seen.some((id) => oldIds.has(id))).toBe(false);
   });
@@ -231,11 +204,11 @@ describe("#search window", () => {
     const w = await world();
     const first = await w.ticket({ status: "open", userId: w.beto.id });
     const second = await w.ticket({ status: "open", userId: w.beto.id });
-    const older = await insertMessages(w.c.id, first, SEARCH_WINDOW, (i) => `devolución primera ${i}`);
-    const newer = await insertMessages(w.c.id, second, 5, (i) => `devolución segunda ${i}`);
+    const older = await insertMessages(w.companyId, first, SEARCH_WINDOW, (i) => `devolución primera ${i}`);
+    const newer = await insertMessages(w.companyId, second, 5, (i) => `devolución segunda ${i}`);
     // the first conversation is active again (a status change, a note): it comes first for the agent
     await t.app.charla.db.execute(sql`update tickets set updated_at = now() + interval '1 minute' where id = ${first.id}`);
-    const agentSeen = await allMessageIds(w.sBeto, "q=devolucion&type=messages");
+    const agentSeen = await allMessageIds(w.as.beto, "q=devolucion&type=messages");
     expect(new Set(agentSeen)).toEqual(new Set(older.map((m) => m.id)));
     const adminSeen = await allMessageIds(w.admin, "q=devolucion&type=messages");
     expect(adminSeen).toHaveLength(SEARCH_WINDOW);
@@ -295,15 +268,15 @@ describe("#search on PostgreSQL uses its indexes", () => {
     // enough rows of one company that reading them all would cost, vacuumed (the GIN pending list flushed,
     // as autovacuum would): the planner decides as on a big table
     await db.execute(sql`insert into contacts (company_id, name, number)
-      select ${w.c.id}, 'Cliente ' || g, '54911' || lpad(g::text, 8, '0') from generate_series(1, 3000) g`);
+      select ${w.companyId}, 'Cliente ' || g, '54911' || lpad(g::text, 8, '0') from generate_series(1, 3000) g`);
     await db.execute(sql`insert into messages (company_id, ticket_id, contact_id, whatsapp_id, channel_id, body)
-      select ${w.c.id}, ${tk.id}, ${tk.contactId}, ${tk.whatsappId}, 'explain-' || ${tk.id} || '-' || g,
+      select ${w.companyId}, ${tk.id}, ${tk.contactId}, ${tk.whatsappId}, 'explain-' || ${tk.id} || '-' || g,
         'mensaje de prueba numero ' || g || case when g % 5000 = 0 then ' reembolso' else '' end
       from generate_series(1, 50000) g`);
     await db.execute(sql`vacuum analyze messages`);
     await db.execute(sql`vacuum analyze contacts`);
     await db.execute(sql`vacuum analyze search_words`);
-    const c = w.c.id;
+    const c = w.companyId;
     const explain = async (statement: ReturnType<typeof sql>) =>
       rowsOf<{ "QUERY PLAN": string }>(await db.execute(sql`explain ${statement}`))
         .map((r) => r["QUERY PLAN"])

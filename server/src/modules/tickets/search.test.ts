@@ -1,19 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scoped } from "../../db/scoped.js";
 import { type TestApp, getTestApp } from "../../test/app.js";
-import {
-  addUserQueue,
-  buildCompany,
-  buildContact,
-  buildMessage,
-  buildQueue,
-  buildTicket,
-  buildUser,
-  buildWhatsapp,
-  login,
-  type Session,
-} from "../../test/factories.js";
+import { buildCompany, buildContact, buildMessage, buildTicket, type Session } from "../../test/factories.js";
 import { caller } from "../../test/http.js";
+import { scenario } from "../../test/scenario.js";
 import { pageTickets, SEARCH_DENSE, SEARCH_SAMPLE, type SearchStrategy, sampleStrategy, searchStrategyFor } from "./queries.js";
 import { loadViewer } from "./viewer.js";
 
@@ -25,27 +15,12 @@ afterAll(() => t.close());
 
 const call = caller(() => t.app);
 
-async function world() {
-  const c = await buildCompany(t.app);
-  const wa = await buildWhatsapp(t.app, c.id, { provider: "simulator", status: "CONNECTED", isDefault: true });
-  const support = await buildQueue(t.app, c.id, { name: "Soporte" });
-  const ana = await buildUser(t.app, c.id, { name: "Ana" });
-  const beto = await buildUser(t.app, c.id, { name: "Beto" });
-  await addUserQueue(t.app, c.id, ana.id, support.id);
-  await addUserQueue(t.app, c.id, beto.id, support.id);
-  const [admin, sBeto] = await Promise.all([c.admin, beto].map((u) => login(t.app, u)));
-  // numbers of the test's own making: a random one could contain the digits a test searches for
-  let made = 0;
-  const contact = () => buildContact(t.app, c.id, { number: `5491100${String(++made).padStart(5, "0")}` });
-  const ticket = async (values: Parameters<typeof buildTicket>[2] extends infer V ? Partial<V> : never = {}) =>
-    buildTicket(t.app, c.id, {
-      contactId: values.contactId ?? (await contact()).id,
-      whatsappId: wa.id,
-      queueId: support.id,
-      ...values,
-    });
-  return { c, support, ana, beto, admin, sBeto, ticket, contact };
-}
+/** Ana and Beto serve Soporte, where tickets land. */
+const world = () =>
+  scenario(t.app, {
+    queues: { support: "Soporte" },
+    agents: { ana: { name: "Ana", queues: ["support"] }, beto: { name: "Beto", queues: ["support"] } },
+  });
 
 const ids = async (s: Session, query: string) => {
   const res = await call(s, "GET", `/tickets?${query}`);
@@ -81,8 +56,8 @@ describe("#tickets search in every message", () => {
     expect(await ids(w.admin, "status=pending&searchParam=borró")).toEqual([]);
     // staff find the colleague's open ticket; an agent of that queue does not
     expect(await ids(w.admin, "status=open&showAll=true&searchParam=urgente")).toEqual([hidden.id]);
-    expect(await ids(w.sBeto, "searchParam=urgente")).toEqual([]);
-    expect(await ids(w.sBeto, "searchParam=reembolso")).toEqual([refund.id]);
+    expect(await ids(w.as.beto, "searchParam=urgente")).toEqual([]);
+    expect(await ids(w.as.beto, "searchParam=reembolso")).toEqual([refund.id]);
   });
 
   it("answers the same pages whether it collects the matches or walks the list, and says which it takes", async () => {
@@ -97,11 +72,11 @@ describe("#tickets search in every message", () => {
       const other = await w.ticket();
       await buildMessage(t.app, other, { body: "consulta de envío" });
     }
-    const named = await w.ticket({ contactId: (await buildContact(t.app, w.c.id, { name: "Reembolsos SRL" })).id });
+    const named = await w.ticket({ contactId: (await buildContact(t.app, w.companyId, { name: "Reembolsos SRL" })).id });
     matching.push(named.id);
 
-    const q = scoped(t.app.charla.db, w.c.id);
-    const viewer = await loadViewer(q, { ...w.c.admin, sessionId: "x", plan: null });
+    const q = scoped(t.app.charla.db, w.companyId);
+    const viewer = await loadViewer(q, { ...w.company.admin, sessionId: "x", plan: null });
     const filters = { searchParam: "reembolso", pageNumber: 1, showAll: true } as Parameters<typeof pageTickets>[2];
     const pages = async (strategy: SearchStrategy) => {
       const first = await pageTickets(q, viewer, filters, strategy);

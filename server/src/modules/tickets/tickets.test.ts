@@ -13,11 +13,11 @@ import {
   buildTag,
   buildTicket,
   buildUser,
-  buildWhatsapp,
   login,
   type Session,
 } from "../../test/factories.js";
 import { caller, expectError } from "../../test/http.js";
+import { scenario } from "../../test/scenario.js";
 import { presentTickets } from "./presenter.js";
 
 let t: TestApp;
@@ -28,22 +28,20 @@ afterAll(() => t.close());
 
 const call = caller(() => t.app);
 
-/** A company with two queues, an agent per queue, an agent with allTicket and a simulator connection. */
+/** Two queues, an agent per queue, Carla with allTicket; tickets are one contact's and queue-less unless told. */
 async function world() {
-  const c = await buildCompany(t.app);
-  const wa = await buildWhatsapp(t.app, c.id, { provider: "simulator", status: "CONNECTED", isDefault: true });
-  const sales = await buildQueue(t.app, c.id, { name: "Ventas" });
-  const support = await buildQueue(t.app, c.id, { name: "Soporte" });
-  const ana = await buildUser(t.app, c.id, { name: "Ana" });
-  const beto = await buildUser(t.app, c.id, { name: "Beto" });
-  const carla = await buildUser(t.app, c.id, { name: "Carla", allTicket: "enable" });
-  await addUserQueue(t.app, c.id, ana.id, sales.id);
-  await addUserQueue(t.app, c.id, beto.id, support.id);
-  const [admin, sAna, sBeto, sCarla] = await Promise.all([c.admin, ana, beto, carla].map((u) => login(t.app, u)));
-  const contact = await buildContact(t.app, c.id);
+  const w = await scenario(t.app, {
+    queues: { sales: "Ventas", support: "Soporte" },
+    agents: {
+      ana: { name: "Ana", queues: ["sales"] },
+      beto: { name: "Beto", queues: ["support"] },
+      carla: { name: "Carla", allTicket: "enable" },
+    },
+  });
+  const contact = await w.contact();
   const ticket = (values: Partial<typeof tickets.$inferInsert> = {}) =>
-    buildTicket(t.app, c.id, { contactId: values.contactId ?? contact.id, whatsappId: wa.id, ...values });
-  return { c, wa, sales, support, ana, beto, carla, admin, sAna, sBeto, sCarla, contact, ticket };
+    w.ticket({ contactId: contact.id, queueId: null, ...values });
+  return { ...w, contact, ticket };
 }
 
 const list = async (s: Session, query: string) => {
@@ -57,24 +55,24 @@ describe("#tickets visibility (core §6)", () => {
   it("shows an agent the pending tickets of their queues only; queue-less ones with allTicket", async () => {
     const w = await world();
     const inSales = await w.ticket({ queueId: w.sales.id });
-    const inSupport = await w.ticket({ queueId: w.support.id, contactId: (await buildContact(t.app, w.c.id)).id });
-    const noQueue = await w.ticket({ contactId: (await buildContact(t.app, w.c.id)).id });
+    const inSupport = await w.ticket({ queueId: w.support.id, contactId: (await buildContact(t.app, w.companyId)).id });
+    const noQueue = await w.ticket({ contactId: (await buildContact(t.app, w.companyId)).id });
 
-    expect(ids(await list(w.sAna, "status=pending"))).toEqual([inSales.id]);
-    expect(ids(await list(w.sBeto, "status=pending"))).toEqual([inSupport.id]);
-    expect(ids(await list(w.sCarla, "status=pending"))).toEqual([noQueue.id]);
+    expect(ids(await list(w.as.ana, "status=pending"))).toEqual([inSales.id]);
+    expect(ids(await list(w.as.beto, "status=pending"))).toEqual([inSupport.id]);
+    expect(ids(await list(w.as.carla, "status=pending"))).toEqual([noQueue.id]);
     expect(ids(await list(w.admin, "status=pending")).sort()).toEqual([inSales.id, inSupport.id, noQueue.id].sort());
 
     // direct reads follow the same rule; another agent's ticket is simply not found
-    expectError(await call(w.sAna, "GET", `/tickets/${inSupport.id}`), 404, "ERR_NO_TICKET_FOUND");
-    expectError(await call(w.sAna, "GET", `/tickets/u/${inSupport.uuid}`), 404, "ERR_NO_TICKET_FOUND");
-    expect((await call(w.sAna, "GET", `/tickets/u/${inSales.uuid}`)).json()).toMatchObject({
+    expectError(await call(w.as.ana, "GET", `/tickets/${inSupport.id}`), 404, "ERR_NO_TICKET_FOUND");
+    expectError(await call(w.as.ana, "GET", `/tickets/u/${inSupport.uuid}`), 404, "ERR_NO_TICKET_FOUND");
+    expect((await call(w.as.ana, "GET", `/tickets/u/${inSales.uuid}`)).json()).toMatchObject({
       id: inSales.id,
       queue: { name: "Ventas" },
     });
-    expectError(await call(w.sAna, "GET", `/messages/${inSupport.id}`), 404, "ERR_NO_TICKET_FOUND");
+    expectError(await call(w.as.ana, "GET", `/messages/${inSupport.id}`), 404, "ERR_NO_TICKET_FOUND");
     // userQueues: an agent's own, all of them for staff
-    expect((await list(w.sAna, "status=pending")).userQueues.map((q) => q.id)).toEqual([w.sales.id]);
+    expect((await list(w.as.ana, "status=pending")).userQueues.map((q) => q.id)).toEqual([w.sales.id]);
     expect((await list(w.admin, "status=pending")).userQueues).toHaveLength(2);
   });
 
@@ -84,20 +82,20 @@ describe("#tickets visibility (core §6)", () => {
     const adminsOwn = await w.ticket({
       queueId: w.sales.id,
       status: "open",
-      userId: w.c.admin.id,
-      contactId: (await buildContact(t.app, w.c.id)).id,
+      userId: w.company.admin.id,
+      contactId: (await buildContact(t.app, w.companyId)).id,
     });
-    expect(ids(await list(w.sAna, "status=open"))).toEqual([mine.id]);
-    expect(ids(await list(w.sAna, "status=open&showAll=true"))).toEqual([mine.id]);
+    expect(ids(await list(w.as.ana, "status=open"))).toEqual([mine.id]);
+    expect(ids(await list(w.as.ana, "status=open&showAll=true"))).toEqual([mine.id]);
     expect(ids(await list(w.admin, "status=open"))).toEqual([adminsOwn.id]);
     expect(ids(await list(w.admin, "status=open&showAll=true")).sort()).toEqual([mine.id, adminsOwn.id].sort());
   });
 
   it("filters by queues, tags, users, unread, dates and search, and pages 40 at a time", async () => {
     const w = await world();
-    const tag1 = await buildTag(t.app, w.c.id);
-    const tag2 = await buildTag(t.app, w.c.id);
-    const maria = await buildContact(t.app, w.c.id, { name: "María Búsqueda", number: "5491155550000" });
+    const tag1 = await buildTag(t.app, w.companyId);
+    const tag2 = await buildTag(t.app, w.companyId);
+    const maria = await buildContact(t.app, w.companyId, { name: "María Búsqueda", number: "5491155550000" });
     const a = await w.ticket({ queueId: w.sales.id, unreadMessages: 2, lastMessage: "quiero un presupuesto" });
     const b = await w.ticket({ queueId: w.support.id, contactId: maria.id });
     await buildMessage(t.app, a, { body: "quiero un presupuesto" });
@@ -124,7 +122,7 @@ describe("#tickets visibility (core §6)", () => {
 
     const extra = await Promise.all(
       Array.from({ length: 41 }, async () =>
-        w.ticket({ queueId: w.sales.id, contactId: (await buildContact(t.app, w.c.id)).id }),
+        w.ticket({ queueId: w.sales.id, contactId: (await buildContact(t.app, w.companyId)).id }),
       ),
     );
     const page1 = await list(w.admin, "status=pending");
@@ -140,8 +138,8 @@ describe("#tickets visibility (core §6)", () => {
 describe("#tickets presentation", () => {
   it("lists each ticket as the single read and the socket events present it (built by PostgreSQL for the list)", async () => {
     const w = await world();
-    const tag1 = await buildTag(t.app, w.c.id, { name: "B", color: "#112233" });
-    const tag2 = await buildTag(t.app, w.c.id, { name: "A" });
+    const tag1 = await buildTag(t.app, w.companyId, { name: "B", color: "#112233" });
+    const tag2 = await buildTag(t.app, w.companyId, { name: "A" });
     const full = await w.ticket({
       queueId: w.sales.id,
       userId: w.ana.id,
@@ -151,9 +149,9 @@ describe("#tickets presentation", () => {
     });
     await call(w.admin, "POST", "/tags/sync", { ticketId: full.id, tags: [{ id: tag1.id }, { id: tag2.id }] });
     // no connection, queue, assignee or tags: every relation null
-    const bare = await buildTicket(t.app, w.c.id, { contactId: (await buildContact(t.app, w.c.id)).id });
-    const q = scoped(t.app.charla.db, w.c.id);
-    const rows = await q.db.select().from(ticketsTable).where(eq(ticketsTable.companyId, w.c.id));
+    const bare = await buildTicket(t.app, w.companyId, { contactId: (await buildContact(t.app, w.companyId)).id });
+    const q = scoped(t.app.charla.db, w.companyId);
+    const rows = await q.db.select().from(ticketsTable).where(eq(ticketsTable.companyId, w.companyId));
     const expected = await presentTickets(q, rows);
 
     const listed = [
@@ -175,20 +173,23 @@ describe("#tickets transitions (core §4)", () => {
     const tk = await w.ticket({ queueId: w.sales.id, chatbot: true, updatedAt: new Date(Date.now() - BOT_HOLD_MS - 60_000) });
     const put = (s: Session, body: object) => call(s, "PUT", `/tickets/${tk.id}`, body);
 
-    const accepted = await put(w.sAna, { status: "open", userId: w.ana.id });
+    const accepted = await put(w.as.ana, { status: "open", userId: w.ana.id });
     expect(accepted.statusCode).toBe(200);
     expect(accepted.json()).toMatchObject({ status: "open", userId: w.ana.id, chatbot: false, queue: { id: w.sales.id } });
     // a second agent a moment later learns who has it
-    const late = await put(w.admin, { status: "open", userId: w.c.admin.id });
+    const late = await put(w.admin, { status: "open", userId: w.company.admin.id });
     expectError(late, 409, "ERR_TICKET_ALREADY_ACCEPTED");
     expect(late.json().message).toContain("Ana");
 
-    expect((await put(w.sAna, { status: "pending", userId: null })).json()).toMatchObject({ status: "pending", userId: null });
-    await put(w.sAna, { status: "open", userId: w.ana.id });
-    const closed = await put(w.sAna, { status: "closed", useIntegration: true, promptId: 3 });
+    expect((await put(w.as.ana, { status: "pending", userId: null })).json()).toMatchObject({ status: "pending", userId: null });
+    await put(w.as.ana, { status: "open", userId: w.ana.id });
+    const closed = await put(w.as.ana, { status: "closed", useIntegration: true, promptId: 3 });
     expect(closed.json()).toMatchObject({ status: "closed", userId: w.ana.id, useIntegration: false, promptId: null });
-    expectError(await put(w.sAna, { status: "pending" }), 400, "ERR_INVALID_TRANSITION");
-    expect((await put(w.sAna, { status: "open", userId: w.ana.id })).json()).toMatchObject({ status: "open", userId: w.ana.id });
+    expectError(await put(w.as.ana, { status: "pending" }), 400, "ERR_INVALID_TRANSITION");
+    expect((await put(w.as.ana, { status: "open", userId: w.ana.id })).json()).toMatchObject({
+      status: "open",
+      userId: w.ana.id,
+    });
 
     const episodes = await t.app.charla.db
       .select()
@@ -201,7 +202,7 @@ describe("#tickets transitions (core §4)", () => {
     expect(episodes[0].finishedAt).not.toBeNull();
     expect(episodes[1]).toMatchObject({ userId: w.ana.id, finishedAt: null });
 
-    const closedList = await call(w.sAna, "GET", "/closedTickets");
+    const closedList = await call(w.as.ana, "GET", "/closedTickets");
     expect(closedList.json().tickets).toEqual([
       expect.objectContaining({ ticket: expect.objectContaining({ id: tk.id }), user: { id: w.ana.id, name: "Ana" } }),
     ]);
@@ -210,14 +211,14 @@ describe("#tickets transitions (core §4)", () => {
   it("lets agents act only on pending tickets, their own and closed ones; transfer and delete are admin's", async () => {
     const w = await world();
     const anas = await w.ticket({ queueId: w.sales.id, status: "open", userId: w.ana.id });
-    const other = await buildUser(t.app, w.c.id);
-    await addUserQueue(t.app, w.c.id, other.id, w.sales.id);
+    const other = await buildUser(t.app, w.companyId);
+    await addUserQueue(t.app, w.companyId, other.id, w.sales.id);
     const sOther = await login(t.app, other);
     // a colleague of the same queue does not see Ana's open ticket at all (core §6)
     expectError(await call(sOther, "PUT", `/tickets/${anas.id}`, { status: "closed" }), 404, "ERR_NO_TICKET_FOUND");
-    expectError(await call(w.sAna, "PUT", `/tickets/${anas.id}`, { queueId: w.support.id }), 403, "ERR_NO_PERMISSION");
-    expectError(await call(w.sAna, "DELETE", `/tickets/${anas.id}`), 403, "ERR_NO_PERMISSION");
-    expectError(await call(w.sBeto, "PUT", `/tickets/${anas.id}`, { status: "closed" }), 404, "ERR_NO_TICKET_FOUND");
+    expectError(await call(w.as.ana, "PUT", `/tickets/${anas.id}`, { queueId: w.support.id }), 403, "ERR_NO_PERMISSION");
+    expectError(await call(w.as.ana, "DELETE", `/tickets/${anas.id}`), 403, "ERR_NO_PERMISSION");
+    expectError(await call(w.as.beto, "PUT", `/tickets/${anas.id}`, { status: "closed" }), 404, "ERR_NO_TICKET_FOUND");
   });
 
   it("transfers to a queue (pending, no user) or to a user (open), notifying the target", async () => {
@@ -226,8 +227,8 @@ describe("#tickets transitions (core §4)", () => {
     const toQueue = await call(w.admin, "PUT", `/tickets/${tk.id}`, { queueId: w.support.id, userId: null, status: "pending" });
     expect(toQueue.json()).toMatchObject({ status: "pending", userId: null, queueId: w.support.id });
     // Ana lost sight of it, Beto sees it
-    expectError(await call(w.sAna, "GET", `/tickets/${tk.id}`), 404, "ERR_NO_TICKET_FOUND");
-    expect((await call(w.sBeto, "GET", `/tickets/${tk.id}`)).statusCode).toBe(200);
+    expectError(await call(w.as.ana, "GET", `/tickets/${tk.id}`), 404, "ERR_NO_TICKET_FOUND");
+    expect((await call(w.as.beto, "GET", `/tickets/${tk.id}`)).statusCode).toBe(200);
 
     const events: unknown[] = [];
     const original = t.app.charla.realtime.toUser;
@@ -263,7 +264,7 @@ describe("#tickets transitions (core §4)", () => {
     }
     const update = seen.find((e) => e.action === "update");
     const dropped = seen.find((e) => e.action === "delete");
-    expect(update?.userIds).toEqual(expect.arrayContaining([w.ana.id, w.c.admin.id]));
+    expect(update?.userIds).toEqual(expect.arrayContaining([w.ana.id, w.company.admin.id]));
     expect(update?.userIds).not.toContain(w.beto.id);
     expect(update?.userIds).not.toContain(w.carla.id);
     expect(dropped?.userIds).toEqual([w.beto.id]);
@@ -283,9 +284,9 @@ describe("#tickets transitions (core §4)", () => {
     await t.app.charla.db
       .update(settings)
       .set({ value: "enabled" })
-      .where(and(eq(settings.companyId, w.c.id), eq(settings.key, "sendGreetingAccepted")));
+      .where(and(eq(settings.companyId, w.companyId), eq(settings.key, "sendGreetingAccepted")));
     const tk = await w.ticket({ queueId: w.sales.id });
-    await call(w.sAna, "PUT", `/tickets/${tk.id}`, { status: "open", userId: w.ana.id });
+    await call(w.as.ana, "PUT", `/tickets/${tk.id}`, { status: "open", userId: w.ana.id });
     const sent = await t.app.charla.db.select().from(messages).where(eq(messages.ticketId, tk.id));
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ fromMe: true, isAutomatic: true });
@@ -298,7 +299,7 @@ describe("#tickets conflicts (review findings)", () => {
     const w = await world();
     const old = await w.ticket({ status: "closed", queueId: w.sales.id });
     const live = await w.ticket({ status: "pending", queueId: w.sales.id });
-    const res = await call(w.admin, "PUT", `/tickets/${old.id}`, { status: "open", userId: w.c.admin.id });
+    const res = await call(w.admin, "PUT", `/tickets/${old.id}`, { status: "open", userId: w.company.admin.id });
     expectError(res, 409, "ERR_OTHER_OPEN_TICKET");
     expect(res.json().data).toMatchObject({ ticketId: live.id });
     // and the transaction is intact: the next request works
@@ -309,7 +310,7 @@ describe("#tickets conflicts (review findings)", () => {
     const w = await world();
     const tk = await w.ticket({ status: "closed", queueId: w.sales.id });
     expectError(
-      await call(w.sAna, "PUT", `/tickets/${tk.id}`, { status: "open", userId: w.ana.id, expectedStatus: "pending" }),
+      await call(w.as.ana, "PUT", `/tickets/${tk.id}`, { status: "open", userId: w.ana.id, expectedStatus: "pending" }),
       409,
       "ERR_TICKET_STATUS_CHANGED",
     );
@@ -322,19 +323,28 @@ describe("#tickets conflicts (review findings)", () => {
 describe("#tickets create and delete", () => {
   it("opens a ticket for the caller; a second one for the contact names the owner", async () => {
     const w = await world();
-    expectError(await call(w.sAna, "POST", "/tickets", { contactId: w.contact.id }), 400, "ERR_VALIDATION");
+    expectError(await call(w.as.ana, "POST", "/tickets", { contactId: w.contact.id }), 400, "ERR_VALIDATION");
     const noQueue = await call(w.admin, "POST", "/tickets", { contactId: w.contact.id });
     expect(noQueue.statusCode).toBe(201);
-    expect(noQueue.json()).toMatchObject({ status: "open", userId: w.c.admin.id, whatsappId: w.wa.id, queueId: null });
+    expect(noQueue.json()).toMatchObject({
+      status: "open",
+      userId: w.company.admin.id,
+      whatsappId: w.connection.id,
+      queueId: null,
+    });
 
     // Ana may not see the admin's open ticket: she learns that one exists, not which or whose
-    const again = await call(w.sAna, "POST", "/tickets", { contactId: w.contact.id, queueId: w.sales.id });
+    const again = await call(w.as.ana, "POST", "/tickets", { contactId: w.contact.id, queueId: w.sales.id });
     expectError(again, 409, "ERR_OTHER_OPEN_TICKET");
     expect(again.json().data).toBeUndefined();
-    const subadmin = await login(t.app, await buildUser(t.app, w.c.id, { profile: "subadmin" }));
+    const subadmin = await login(t.app, await buildUser(t.app, w.companyId, { profile: "subadmin" }));
     const named = await call(subadmin, "POST", "/tickets", { contactId: w.contact.id, queueId: w.sales.id });
     expectError(named, 409, "ERR_OTHER_OPEN_TICKET");
-    expect(named.json().data).toMatchObject({ ticketId: noQueue.json().id, userId: w.c.admin.id, userName: w.c.admin.name });
+    expect(named.json().data).toMatchObject({
+      ticketId: noQueue.json().id,
+      userId: w.company.admin.id,
+      userName: w.company.admin.name,
+    });
 
     const foreign = await buildCompany(t.app);
     const foreignContact = await buildContact(t.app, foreign.id);
