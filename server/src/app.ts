@@ -19,7 +19,7 @@ import { startJobRunner } from "./jobs/runner.js";
 import { loggerOptions } from "./lib/logger.js";
 import { Storage, databaseUsage } from "./lib/storage.js";
 import { authRoutes } from "./modules/auth/routes.js";
-import { TokenService } from "./modules/auth/tokens.js";
+import { TokenService } from "./auth/tokens.js";
 import { companiesRoutes } from "./modules/companies/routes.js";
 import { contactsRoutes } from "./modules/contacts/routes.js";
 import { dashboardRoutes } from "./modules/dashboard/routes.js";

@@ -3,7 +3,7 @@ import type { FastifyContextConfig, FastifyInstance, FastifyRequest, FastifySche
 import fp from "fastify-plugin";
 import type { Principal, RequestCtx, Services } from "../context.js";
 import { AppError } from "../lib/app-error.js";
-import { loadPrincipal } from "../modules/auth/principal.js";
+import { loadPrincipal } from "../auth/principal.js";
 
 declare module "fastify" {
   interface FastifyContextConfig {

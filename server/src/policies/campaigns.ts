@@ -2,7 +2,7 @@ import { can, type Permission, type Profile } from "@charla/contracts";
 import { eq } from "drizzle-orm";
 import type { Scoped } from "../db/scoped.js";
 import { companies, plans, users } from "../db/schema/index.js";
-import { planFlags } from "../modules/auth/principal.js";
+import { planFlags } from "./company.js";
 
 /**
  * Who hears of contact lists, their items and campaigns: the users the campaign areas are for

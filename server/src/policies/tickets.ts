@@ -23,6 +23,16 @@ export type Viewer = {
   areaConnectionIds: number[];
 };
 
+/**
+ * The connections serving one of the user's queues, as an array column of a statement that reads
+ * `users` (the principal's, or the viewer's own): through the company's connections, so each lookup
+ * is whatsapp_queues' primary key. Written out: a statement without joins names its columns bare.
+ */
+export const areaConnectionIdsOf = () =>
+  sql<number[]>`array(select w.id from whatsapps w where w.company_id = "users"."company_id"
+    and exists (select 1 from user_queues uq join whatsapp_queues wq on wq.whatsapp_id = w.id and wq.queue_id = uq.queue_id
+      where uq.user_id = "users"."id" and uq.company_id = "users"."company_id") order by 1)`;
+
 /** Staff (and super users) see every ticket of their company (core §6). */
 export const isStaff = (v: Pick<Viewer, "profile" | "super">) => v.super || v.profile !== "user";
 

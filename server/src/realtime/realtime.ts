@@ -3,11 +3,11 @@ import { ClientEvents, Limits } from "@charla/contracts";
 import { and, eq, inArray } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { Server } from "socket.io";
-import type { Principal } from "../context.js";
 import type { Db } from "../db/client.js";
 import { companies, users } from "../db/schema/index.js";
-import { companyUsable, loadPrincipal } from "../modules/auth/principal.js";
-import type { TokenService } from "../modules/auth/tokens.js";
+import { type Principal, loadPrincipal } from "../auth/principal.js";
+import type { TokenService } from "../auth/tokens.js";
+import { companyUsable } from "../policies/company.js";
 import { rooms } from "./rooms.js";
 
 type Emitter = { emit: (event: string, payload: unknown) => void };

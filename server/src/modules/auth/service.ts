@@ -8,7 +8,7 @@ import { withTransaction } from "../../db/tx.js";
 import { AppError } from "../../lib/app-error.js";
 import { hashPassword, verifyPassword } from "../../lib/password-hash.js";
 import { hit, reset } from "../../lib/rate-limit.js";
-import { assertCompanyUsable } from "./principal.js";
+import { assertCompanyUsable } from "../../policies/company.js";
 import { buildSessionUser } from "./session-user.js";
 
 export type Issued = AuthResponse & { refreshToken: string };

@@ -6,7 +6,7 @@ import { companies, plans } from "../../db/schema/index.js";
 import { AppError } from "../../lib/app-error.js";
 import { listSettings } from "../settings/queries.js";
 import { findUserView } from "../users/queries.js";
-import { planFlags } from "./principal.js";
+import { planFlags } from "../../policies/company.js";
 
 /** The user as login, refresh and /auth/me return it (core §7 Access). */
 export async function buildSessionUser(db: Db | Tx, companyId: number, userId: number): Promise<SessionUser> {

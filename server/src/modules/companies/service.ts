@@ -15,7 +15,7 @@ import { withTransaction } from "../../db/tx.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { escapeLike } from "../../lib/like.js";
 import { PG_UNIQUE_VIOLATION, pgConstraint, pgErrorCode } from "../../lib/pg-errors.js";
-import { companyUsable } from "../auth/principal.js";
+import { companyUsable } from "../../policies/company.js";
 import { hashPassword } from "../auth/service.js";
 import { presentCompany } from "./presenter.js";
 

@@ -1,8 +1,9 @@
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Principal } from "../../context.js";
 import type { Scoped } from "../../db/scoped.js";
 import { userQueues, users } from "../../db/schema/index.js";
 import { gather } from "../../db/gather.js";
+import { areaConnectionIdsOf } from "../../policies/tickets.js";
 
 /**
  * The facts ticket visibility is decided on (core §6): the principal plus queues, allTicket and the
@@ -14,16 +15,6 @@ export type Viewer = Pick<Principal, "id" | "name" | "profile" | "super"> & {
   areaConnectionIds: number[];
   whatsappId: number | null;
 };
-
-/**
- * The connections serving one of the user's queues, as an array column of a statement that reads
- * `users` (the principal's, or the viewer's own): through the company's connections, so each lookup
- * is whatsapp_queues' primary key. Written out: a statement without joins names its columns bare.
- */
-export const areaConnectionIdsOf = () =>
-  sql<number[]>`array(select w.id from whatsapps w where w.company_id = "users"."company_id"
-    and exists (select 1 from user_queues uq join whatsapp_queues wq on wq.whatsapp_id = w.id and wq.queue_id = uq.queue_id
-      where uq.user_id = "users"."id" and uq.company_id = "users"."company_id") order by 1)`;
 
 export { isStaff } from "../../policies/tickets.js";
 

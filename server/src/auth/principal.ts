@@ -1,48 +1,33 @@
 import type { PlanFlagSet, Profile } from "@charla/contracts";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
-import type { Principal } from "../../context.js";
-import type { Db } from "../../db/client.js";
-import { literalCount } from "../../db/prepared.js";
-import { Binds, shaped } from "../../db/shaped.js";
-import { companies, plans, userQueues, users, userSessions } from "../../db/schema/index.js";
-import { AppError } from "../../lib/app-error.js";
-import { areaConnectionIdsOf } from "../tickets/viewer.js";
+import type { Db } from "../db/client.js";
+import { literalCount } from "../db/prepared.js";
+import { Binds, shaped } from "../db/shaped.js";
+import { companies, plans, userQueues, users, userSessions } from "../db/schema/index.js";
+import { AppError } from "../lib/app-error.js";
+import { assertCompanyUsable, planFlags } from "../policies/company.js";
+import { areaConnectionIdsOf } from "../policies/tickets.js";
 import type { AccessClaims } from "./tokens.js";
 
-export const today = () => new Date().toISOString().slice(0, 10);
-
-/** A company may be used when active and not past its due date; super users are never locked out. */
-export function assertCompanyUsable(company: { status: boolean; dueDate: string | null }, isSuper: boolean): void {
-  if (isSuper) return;
-  if (!company.status) throw new AppError("ERR_COMPANY_INACTIVE");
-  if (company.dueDate && company.dueDate < today()) {
-    const [y, m, d] = company.dueDate.split("-");
-    throw new AppError("ERR_SUBSCRIPTION_EXPIRED", { data: { dueDate: company.dueDate, date: `${d}/${m}/${y}` } });
-  }
-}
-
-/** The same rule as a yes/no, for those that act on it rather than refuse (e.g. ending open sockets). */
-export function companyUsable(company: { status: boolean; dueDate: string | null }): boolean {
-  try {
-    assertCompanyUsable(company, false);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-export function planFlags(p: typeof plans.$inferSelect | null): PlanFlagSet | null {
-  if (!p) return null;
-  return {
-    useCampaigns: p.useCampaigns,
-    useKanban: p.useKanban,
-    useOpenAi: p.useOpenAi,
-    useIntegrations: p.useIntegrations,
-    useSchedules: p.useSchedules,
-    useInternalChat: p.useInternalChat,
-    useExternalApi: p.useExternalApi,
-  };
-}
+/**
+ * The authenticated user as every service sees it; its companyId comes only from the token. It lives
+ * here, below modules/, because the HTTP plugin and the socket handshake both build it.
+ */
+export type Principal = {
+  id: number;
+  companyId: number;
+  name: string;
+  email: string;
+  profile: Profile;
+  super: boolean;
+  sessionId: string;
+  plan: PlanFlagSet | null;
+  /**
+   * What ticket visibility is decided on (core §6), read with the principal in the same statement.
+   * Only as fresh as the principal: trust it for a request, not for a socket that lives for hours.
+   */
+  ticketFacts?: { allTicket: string; whatsappId: number | null; queueIds: number[]; areaConnectionIds: number[] };
+};
 
 /**
  * One query per request: the token's user, still in the token's company, with a live session.

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { SignJWT, jwtVerify, errors as joseErrors } from "jose";
-import { AppError } from "../../lib/app-error.js";
+import { AppError } from "../lib/app-error.js";
 
 export type AccessClaims = { userId: number; companyId: number; sessionId: string };
 
