@@ -1,10 +1,18 @@
 import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import type { Db } from "./client.js";
-import { companies, plans, users, whatsapps } from "./schema/index.js";
-import { hashPassword } from "../modules/auth/service.js";
-import { seedCompanySettings } from "../modules/companies/service.js";
+import { SettingDefinitions, settingKeys } from "@charla/contracts";
+import { hashPassword } from "../lib/password-hash.js";
+import type { Db, Tx } from "./client.js";
+import { companies, plans, settings, users, whatsapps } from "./schema/index.js";
+
+/** Every settings key of core §3 with its default; existing values are kept (idempotent). */
+export async function seedCompanySettings(tx: Db | Tx, companyId: number) {
+  await tx
+    .insert(settings)
+    .values(settingKeys.map((key) => ({ companyId, key, value: SettingDefinitions[key].default })))
+    .onConflictDoNothing();
+}
 
 /**
  * First start: a plan, company 1 ("Empresa 1") with every setting at its default, and the super admin.

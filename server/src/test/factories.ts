@@ -16,7 +16,7 @@ import {
   whatsapps,
 } from "../db/schema/index.js";
 import { hashPassword } from "../modules/auth/service.js";
-import { seedCompanySettings } from "../modules/companies/service.js";
+import { seedCompanySettings } from "../db/seed.js";
 
 const uid = () => randomUUID().slice(0, 8);
 export const PASSWORD = "secret-123";

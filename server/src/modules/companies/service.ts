@@ -1,16 +1,11 @@
-import {
-  type CompanyCreateForm,
-  type CompanyUpdateForm,
-  type CompanyView,
-  SettingDefinitions,
-  settingKeys,
-} from "@charla/contracts";
+import type { CompanyCreateForm, CompanyUpdateForm, CompanyView } from "@charla/contracts";
 import { and, asc, count, eq, ilike } from "drizzle-orm";
 import type { z } from "zod";
 import type { RequestCtx, Services } from "../../context.js";
 import type { Db, Tx } from "../../db/client.js";
 import { toCount } from "../../db/client.js";
-import { companies, plans, settings, users } from "../../db/schema/index.js";
+import { companies, plans, users } from "../../db/schema/index.js";
+import { seedCompanySettings } from "../../db/seed.js";
 import { withTransaction } from "../../db/tx.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { escapeLike } from "../../lib/like.js";
@@ -102,14 +97,6 @@ export async function createCompany(s: Pick<Services, "db">, input: CreateInput)
       .catch(mapUnique);
     return found(await findCompany(tx, company.id), "ERR_NO_COMPANY_FOUND");
   });
-}
-
-/** Every settings key of core §3 with its default; existing values are kept (idempotent). */
-export async function seedCompanySettings(tx: Db | Tx, companyId: number) {
-  await tx
-    .insert(settings)
-    .values(settingKeys.map((key) => ({ companyId, key, value: SettingDefinitions[key].default })))
-    .onConflictDoNothing();
 }
 
 export async function updateCompany(s: Pick<Services, "db" | "events">, id: number, input: UpdateInput): Promise<CompanyView> {
