@@ -1,25 +1,9 @@
-import { extname } from "node:path";
 import { parseVcard } from "@charla/contracts";
 import type { MediaPayload } from "../channels/driver.js";
+import { fileExtension } from "../lib/file-extension.js";
 
-const byMime: Record<string, string> = {
-  "image/jpeg": ".jpg",
-  "image/png": ".png",
-  "image/webp": ".webp",
-  "audio/ogg": ".ogg",
-  "audio/mpeg": ".mp3",
-  "audio/mp4": ".m4a",
-  "video/mp4": ".mp4",
-  "application/pdf": ".pdf",
-};
-
-/** A safe file extension: the known one for the mimetype, else the name's own if plain, else none. */
-export function extensionOf(media: MediaPayload): string {
-  const mime = media.mimetype.split(";")[0].trim().toLowerCase();
-  if (byMime[mime]) return byMime[mime];
-  const ext = extname(media.fileName).toLowerCase();
-  return /^\.[a-z0-9]{1,8}$/.test(ext) ? ext : "";
-}
+/** A stored medium's extension: the same rule as uploads (plugins/upload.ts), which sit below the pipeline. */
+export const extensionOf = (media: MediaPayload): string => fileExtension(media);
 
 /**
  * The ticket's lastMessage: the text, or the file name for media without a caption; a location its

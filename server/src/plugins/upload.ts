@@ -1,8 +1,8 @@
 import type { FastifyRequest } from "fastify";
 import { randomUUID } from "node:crypto";
 import { AppError } from "../lib/app-error.js";
+import { fileExtension } from "../lib/file-extension.js";
 import { checkedMimetype } from "../lib/file-signature.js";
-import { extensionOf } from "../pipeline/media.js";
 import type { Storage, StoredFile } from "../lib/storage.js";
 
 type SingleFile = {
@@ -57,7 +57,7 @@ export function storeAttachment(req: FastifyRequest, prefix: string) {
   return storeSingleFile(req, "file", {
     storage: req.ctx.storage,
     companyId: req.ctx.companyId,
-    path: ({ fileName, mimetype }) => `${prefix}${randomUUID()}${extensionOf({ fileName, mimetype, data: Buffer.alloc(0) })}`,
+    path: ({ fileName, mimetype }) => `${prefix}${randomUUID()}${fileExtension({ fileName, mimetype })}`,
     maxBytes: req.ctx.config.maxUploadBytes,
     looksRight: () => true,
   });
