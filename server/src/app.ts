@@ -11,7 +11,10 @@ import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod
 import type { Config } from "./config.js";
 import type { Services } from "./context.js";
 import { SHUTDOWN_DRAIN_MS, Sessions } from "./channels/sessions.js";
-import { chatbotIdle, registerChatbot } from "./chatbot/index.js";
+import { registerChatbot } from "./chatbot/index.js";
+import { registerAutomaticDelivery } from "./modules/messages/automatic.js";
+import { channelInbox } from "./pipeline/channel-inbox.js";
+import { registerProfilePictureRefresh } from "./pipeline/profile-picture.js";
 import { registerCampaignConfirmations } from "./modules/campaigns/confirmations.js";
 import { type Database, openDatabase } from "./db/client.js";
 import { seed } from "./db/seed.js";
@@ -98,22 +101,26 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     log: app.log,
   };
   // drivers call back into the pipeline with these same services
-  services.sessions = new Sessions(services);
-  registerChatbot();
-  registerCampaignConfirmations();
+  services.sessions = new Sessions(services, channelInbox(services));
+  // what follows a stored message or a committed change, one line per area
+  registerAutomaticDelivery(services);
+  registerChatbot(services);
+  registerCampaignConfirmations(services);
+  registerProfilePictureRefresh(services);
   if (config.redisUrl) await services.sessions.connectBus(config.redisUrl);
   app.decorate("charla", services);
   const jobs = config.jobsIntervalMs > 0 ? startJobRunner(services, { intervalMs: config.jobsIntervalMs }) : null;
   // sockets first: an open websocket would keep the HTTP server's close waiting forever
-  const drainChatbot = () => Promise.race([chatbotIdle(), new Promise((r) => setTimeout(r, SHUTDOWN_DRAIN_MS).unref())]);
+  const drainListeners = () =>
+    Promise.race([services.events.idle(), new Promise((r) => setTimeout(r, SHUTDOWN_DRAIN_MS).unref())]);
   app.addHook("preClose", async () => {
     // a round under way finishes (its sends need the sessions), no new one starts
     await jobs?.stop();
-    // the bot's answers to messages already stored go out while the sessions still run (within a
-    // limit); any to messages the sessions hand over while stopping are recorded, failed, before the database closes
-    await drainChatbot();
+    // the bot's answers and automatic messages already recorded go out while the sessions still run
+    // (within a limit); what is left stays queued with its job, for the next node to send
+    await drainListeners();
     await services.sessions.stopAll();
-    await drainChatbot();
+    await drainListeners();
     await realtime.close();
   });
   app.addHook("onClose", async () => {

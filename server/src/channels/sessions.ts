@@ -1,14 +1,8 @@
-import { adoptNumber } from "../modules/contacts/adopt-number.js";
-import type { ConnectionStatus, StatusReason } from "@charla/contracts";
-import { and, eq, ne } from "drizzle-orm";
+import type { ConnectionStatus } from "@charla/contracts";
+import { and, eq } from "drizzle-orm";
 import type { Services } from "../context.js";
-import { messages, whatsapps } from "../db/schema/index.js";
-import { applyAck } from "../modules/messages/acks.js";
-import { publishMessageDeletion, publishMessageUpdate } from "../modules/messages/broadcast.js";
-import { emitConnectionSession } from "../modules/whatsapps/broadcast.js";
-import { memoryCache } from "../lib/memory-cache.js";
-import { afterInboundHooks, groupsIgnored, handleInbound, isStored } from "../pipeline/inbound.js";
-import { refreshProfilePicture } from "../pipeline/profile-picture.js";
+import { whatsapps } from "../db/schema/index.js";
+import type { ChannelInbox } from "./inbox.js";
 import {
   type ChannelDriver,
   type ChannelEvents,
@@ -24,19 +18,10 @@ import { type HolderCall, type RemoteCall, RUN_ON_DRIVER, remoteDriver, SessionB
 import { SimulatorDriver } from "./simulator/driver.js";
 
 const EARLY_ACK_TTL_MS = 60_000;
-/**
- * How long a company's CheckMsgIsGroup answer is reused for drivers' asking (one per group message):
- * a change takes this long to reach them; the pipeline itself always reads the setting.
- */
-const GROUP_SETTING_TTL_MS = 10_000;
 type Running = { companyId: number; driver: ChannelDriver };
 type HolderRun = (companyId: number, whatsappId: number, args: unknown[]) => Promise<unknown>;
 
-/** An ack that found no row (its message not yet committed, maybe by another process) is tried again. */
-const EARLY_ACK_RETRY_MS = [1_000, 5_000];
-
 registerDriver("simulator", (ctx) => new SimulatorDriver(ctx));
-afterInboundHooks.push(refreshProfilePicture);
 // "beta" is bound to each app's database below; registered here so it counts among the providers
 registerDriver("beta", () => {
   throw new Error("the beta driver is built per app by Sessions");
@@ -68,8 +53,6 @@ export class Sessions {
   private closing = false;
   /** Acks that arrived before the sent message's row was written (channel id → ack, time). */
   private readonly earlyAcks = new Map<string, { ack: number; at: number }>();
-  /** Companies' CheckMsgIsGroup, as drivers ask it (company id → ignored). */
-  private readonly groupSettings = memoryCache(GROUP_SETTING_TTL_MS, 10_000);
 
   /** Sessions being handed to another process: their drivers' last words must not change the row. */
   private readonly handingOver = new Set<number>();
@@ -77,6 +60,8 @@ export class Sessions {
 
   constructor(
     private readonly s: Services,
+    /** Where the drivers' events go (pipeline/channel-inbox.ts): this layer knows only the port. */
+    private readonly inbox: ChannelInbox,
     /** Tests narrow the providers this process runs, so other tests' connections stay out of its rounds. */
     opts: { timing?: LeaseTiming; providers?: () => string[] } = {},
   ) {
@@ -104,14 +89,6 @@ export class Sessions {
     const early = this.earlyAcks.get(key);
     this.earlyAcks.delete(key);
     return early?.ack ?? null;
-  }
-
-  private async groupsIgnored(companyId: number): Promise<boolean> {
-    const cached = this.groupSettings.get<boolean>(String(companyId));
-    if (cached !== undefined) return cached;
-    const ignored = await groupsIgnored(this.s, companyId);
-    this.groupSettings.set(String(companyId), ignored);
-    return ignored;
   }
 
   /** The connection's driver if it runs on this process; never starts one. */
@@ -274,6 +251,16 @@ export class Sessions {
     await this.eventsFor(companyId, whatsappId).status(status);
   }
 
+  /** The session's events, handed to the inbox with what only this registry knows. */
+  private eventsFor(companyId: number, whatsappId: number): ChannelEvents {
+    return this.inbox({
+      companyId,
+      whatsappId,
+      rememberEarlyAck: (channelId, ack) => this.rememberEarlyAck(whatsappId, channelId, ack),
+      speaks: () => !this.closing && !this.handingOver.has(whatsappId),
+    });
+  }
+
   /** "New QR": forget the link and pair again. */
   async newQr(companyId: number, whatsappId: number): Promise<void> {
     const owner = await this.elsewhere(whatsappId);
@@ -341,87 +328,5 @@ export class Sessions {
     );
     await this.leases.releaseAll().catch(() => undefined);
     await this.bus?.close();
-  }
-
-  private eventsFor(companyId: number, whatsappId: number): ChannelEvents {
-    const s = this.s;
-    const own = (channelId: string) =>
-      and(eq(messages.companyId, companyId), eq(messages.whatsappId, whatsappId), eq(messages.channelId, channelId));
-    return {
-      message: async (msg) => {
-        await handleInbound(s, { companyId, whatsappId }, msg);
-      },
-      // acks only move up; one that overtakes the row it belongs to waits in earlyAcks (a failure
-      // has no early form: the row of a message handed to a channel exists before the channel answers)
-      ack: async (channelId, ack, error) => {
-        const ref = { companyId, whatsappId };
-        if ((await applyAck(s, ref, channelId, ack, error)).length) return;
-        if (ack > 0) this.rememberEarlyAck(whatsappId, channelId, ack);
-        // tried again until it lands once: a later try would raise what happened since (a failure
-        // recorded after delivery) back to this ack
-        const retry = (at: number) => {
-          if (at >= EARLY_ACK_RETRY_MS.length) return;
-          const wait = EARLY_ACK_RETRY_MS[at] - (at > 0 ? EARLY_ACK_RETRY_MS[at - 1] : 0);
-          setTimeout(async () => {
-            try {
-              if ((await applyAck(s, ref, channelId, ack, error)).length) return;
-            } catch {
-              // the app may be closing; the ack is a courtesy
-              return;
-            }
-            retry(at + 1);
-          }, wait).unref();
-        };
-        retry(0);
-      },
-      revoked: async (channelId) => {
-        const rows = await s.db
-          .update(messages)
-          .set({ isDeleted: true, updatedAt: new Date() })
-          .where(and(own(channelId), eq(messages.isDeleted, false)))
-          .returning();
-        await publishMessageDeletion(s, companyId, rows);
-      },
-      edited: async (channelId, body) => {
-        const rows = await s.db
-          .update(messages)
-          .set({ body, isEdited: true, updatedAt: new Date() })
-          .where(and(own(channelId), ne(messages.body, body), eq(messages.isDeleted, false)))
-          .returning();
-        await publishMessageUpdate(s, companyId, rows);
-      },
-      addressResolved: (address, number) => adoptNumber(s, companyId, address, number),
-      groupsIgnored: () => this.groupsIgnored(companyId),
-      known: (channelId) => isStored(s, { companyId, whatsappId }, channelId),
-      status: async (status, extra = {}) => {
-        if (this.closing || this.handingOver.has(whatsappId)) return;
-        const [row] = await s.db
-          .update(whatsapps)
-          .set({
-            status,
-            // a reason belongs to the status it came with: any later status clears it
-            statusReason: extra.reason ?? "",
-            // the QR is only meaningful while waiting for a scan
-            qrcode: status === "qrcode" || status === "PAIRING" ? (extra.qrcode ?? "") : "",
-            retries: extra.retries ?? (status === "CONNECTED" ? 0 : undefined),
-            ...(extra.number ? { number: extra.number } : {}),
-            updatedAt: new Date(),
-          })
-          .where(and(eq(whatsapps.id, whatsappId), eq(whatsapps.companyId, companyId)))
-          .returning();
-        if (row) {
-          const session = {
-            id: row.id,
-            status: row.status as ConnectionStatus,
-            statusReason: row.statusReason as StatusReason,
-            qrcode: row.qrcode,
-            retries: row.retries,
-            updatedAt: row.updatedAt.toISOString(),
-          };
-          // the QR code only to who may manage connections (core §6)
-          await emitConnectionSession(s, companyId, session);
-        }
-      },
-    };
   }
 }

@@ -4,9 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type TestApp, getTestApp } from "../test/app.js";
 import { addOption, botCompany, linkQueue, phone, setSetting } from "../test/chatbot-kit.js";
 import { buildContact, buildTicket, buildUser } from "../test/factories.js";
-import { messages } from "../db/schema/index.js";
+import { jobs, messages } from "../db/schema/index.js";
 import { clock } from "./clock.js";
-import { chatbotIdle } from "./index.js";
 
 let t: TestApp;
 const events: {
@@ -250,7 +249,7 @@ describe("chatbot: when it stays out", () => {
 });
 
 describe("chatbot: record first", () => {
-  it("commits the ticket's new place with its reply: a connection gone leaves the reply in the ticket, failed, not lost", async () => {
+  it("commits the ticket's new place with its reply: a connection gone leaves the reply in the ticket, queued for its job, not lost", async () => {
     const w = await botCompany(t, { greetingMessage: "Elija:" });
     await linkQueue(t, w, { name: "Ventas" });
     await linkQueue(t, w, { name: "Soporte" });
@@ -260,7 +259,7 @@ describe("chatbot: record first", () => {
     try {
       const ana = phone(t, w);
       await ana.deliver({ body: "hola" });
-      await chatbotIdle();
+      await t.app.charla.events.idle();
       const [reply] = await t.app.charla.db
         .select()
         .from(messages)
@@ -268,9 +267,14 @@ describe("chatbot: record first", () => {
       expect(reply).toMatchObject({
         body: "Elija:\n\n*[ 1 ]* - Soporte\n*[ 2 ]* - Ventas",
         isAutomatic: true,
-        ack: Ack.failed,
-        ackError: "ERR_WAPP_NOT_INITIALIZED",
+        ack: Ack.queued,
       });
+      // its delivery job waits for the session (tried again with backoff, failed only at its last attempt)
+      const [job] = await t.app.charla.db
+        .select()
+        .from(jobs)
+        .where(and(eq(jobs.companyId, w.companyId), eq(jobs.kind, "message.deliver")));
+      expect(job).toMatchObject({ state: "pending", payload: { messageIds: [reply.id] } });
       expect(await ana.ticket()).toMatchObject({ queueId: null, chatbot: true, botListCount: 1 });
     } finally {
       sessions.driverFor = driverFor;

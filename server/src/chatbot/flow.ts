@@ -27,21 +27,20 @@ export async function decide(w: BotWorld, input: string): Promise<Step> {
 }
 
 /**
- * The after-inbound hook: runs once the message is stored and broadcast. Nothing for what the company
- * sent, groups, a ticket an agent holds or a closed one (a rating answer is stored there), or a message
- * older than the ticket's latest received one (delivered late). A replayed event never gets here: the
- * pipeline stores it once and runs the hooks once.
+ * The bot's turn on a stored message (`message.received`). Nothing for what the company sent, groups,
+ * a ticket an agent holds or a closed one (a rating answer is stored there), or a message older than
+ * the ticket's latest received one (delivered late). A replayed event never gets here: the pipeline
+ * stores it once and publishes it once.
  */
 export async function runChatbot(
   s: Services,
-  source: { companyId: number },
-  result: { ticketId: number; messageId: number; msg: InboundMessage; ticket?: TicketView },
+  result: { companyId: number; ticketId: number; messageId: number; msg: Omit<InboundMessage, "media">; ticket?: TicketView },
 ): Promise<void> {
   const { msg, ticket: seen } = result;
   if (msg.fromMe || msg.isGroup) return;
   // what the pipeline already knows spares the bot a query for most of an agent's messages
   if (seen && (seen.isGroup || seen.status === "closed" || seen.userId !== null)) return;
-  const q = scoped(s.db, source.companyId);
+  const q = scoped(s.db, result.companyId);
   const loaded = await loadTicket(q, result.ticketId, result.messageId);
   if (!loaded) return;
   const { ticket } = loaded;

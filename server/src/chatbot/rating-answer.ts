@@ -1,9 +1,7 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
-import type { Services } from "../context.js";
-import { type Scoped, scoped } from "../db/scoped.js";
+import type { Scoped } from "../db/scoped.js";
 import { companies, contacts, queues, tickets, ticketTracking, users, whatsapps } from "../db/schema/index.js";
 import { type TemplateFacts, fillTemplate } from "../lib/template.js";
-import { sendAutomatic } from "../modules/messages/send.js";
 import { clock } from "./clock.js";
 import { RATING_ANSWERS, ratingQuestion } from "./rating-question.js";
 
@@ -26,8 +24,8 @@ export type RatingAnswer =
  *   is marked rated, the wait ends; the message belongs to that closed ticket, which stays closed;
  * - anything else, asked fewer than twice: asked again (the message also stays on the closed ticket);
  * - else the wait ends and the message starts a new conversation (a new ticket, never this one reopened).
- * Null when no rating is awaited. The caller sends the completion or the question after its commit
- * (`afterRatingAnswer`).
+ * Null when no rating is awaited. The caller records the completion or the question in the same
+ * transaction (`ratingReply`), to be sent after its commit.
  */
 export async function takeRatingAnswer(
   q: Scoped,
@@ -100,12 +98,13 @@ async function endWait(q: Scoped, ids: number[]) {
 }
 
 /**
- * After the commit: a rating's completion message (the area's, else the connection's), or the
- * question asked once more. A given-up wait sends nothing here: the bot greets the new conversation.
+ * The reply to a rating answer, read in the inbound transaction so it is recorded with the answer: a
+ * rating's completion message (the area's, else the connection's), or the question asked once more.
+ * A given-up wait has none: the bot greets the new conversation. Null when the text is empty.
  */
-export async function afterRatingAnswer(s: Services, companyId: number, answer: RatingAnswer): Promise<void> {
-  if (answer.kind === "gave-up") return;
-  const q = scoped(s.db, companyId);
+export async function ratingReply(q: Scoped, answer: RatingAnswer): Promise<string | null> {
+  if (answer.kind === "gave-up") return null;
+  const companyId = q.companyId;
   const { ticket } = answer;
   const [facts] = await q.db
     .select({
@@ -125,7 +124,7 @@ export async function afterRatingAnswer(s: Services, companyId: number, answer: 
     .leftJoin(queues, and(eq(queues.companyId, companyId), eq(queues.id, ticket.queueId ?? -1)))
     .leftJoin(users, and(eq(users.companyId, companyId), eq(users.id, ticket.userId ?? -1)))
     .where(q.contacts.where(eq(contacts.id, ticket.contactId)));
-  if (!facts) return;
+  if (!facts) return null;
   const template: TemplateFacts = {
     name: facts.contactName,
     email: facts.contactEmail,
@@ -140,5 +139,5 @@ export async function afterRatingAnswer(s: Services, companyId: number, answer: 
     answer.kind === "rated"
       ? fillTemplate((facts.queueCompletion?.trim() ? facts.queueCompletion : facts.complationMessage) ?? "", template)
       : ratingQuestion(facts.queueRating?.trim() ? facts.queueRating : facts.ratingMessage, template);
-  if (body.trim()) await sendAutomatic(s, companyId, ticket, body);
+  return body.trim() ? body : null;
 }

@@ -5,7 +5,7 @@ import { type Scoped, scoped } from "../db/scoped.js";
 import { companies, contacts, type queues, settings, tickets, ticketTracking, whatsapps } from "../db/schema/index.js";
 import { withTransaction } from "../db/tx.js";
 import { type TemplateFacts, fillTemplate } from "../lib/template.js";
-import { deliverRecorded, recordAutomatic } from "../modules/messages/send.js";
+import { queueAutomatic } from "../modules/messages/automatic.js";
 import { ticketChangeBroadcast } from "../modules/tickets/broadcast.js";
 import { clock } from "./clock.js";
 
@@ -134,20 +134,15 @@ export function fill(w: BotWorld, text: string, queue?: Pick<QueueRow, "name" | 
  * The step, applied: the ticket's new state, after checking nobody changed the ticket meanwhile (an
  * agent accepting it stops the bot), its update to the lists when its queue or chatbot flag moved, and
  * the texts recorded as automatic messages, all in one transaction (record first: the state and its
- * answer commit together, one WAL flush; texts alone are one insert). The texts are sent after the
- * commit, in order.
+ * answer commit together, one WAL flush), with the job that sends the texts after the commit, in order.
  */
 export async function applyStep(w: BotWorld, step: Step): Promise<void> {
   const patch = step.patch ?? {};
   const texts = step.texts.filter((text) => text.trim());
   const changes = Object.keys(patch).length > 0;
   if (!changes && texts.length === 0) return;
-  const companyId = w.q.companyId;
-  const applied = changes
-    ? await applyChanges(w, patch, texts)
-    : { ticket: w.ticket, rows: await recordAutomatic(w.s.db, companyId, w.ticket, texts) };
-  if (!applied) return;
-  for (const row of applied.rows) await deliverRecorded(w.s, companyId, applied.ticket, row);
+  if (changes) return applyChanges(w, patch, texts);
+  await withTransaction(w.s.db, (tx, afterCommit) => queueAutomatic(w.s, tx, afterCommit, w.q.companyId, w.ticket, texts));
 }
 
 async function applyChanges(w: BotWorld, patch: BotPatch, texts: string[]) {
@@ -162,14 +157,14 @@ async function applyChanges(w: BotWorld, patch: BotPatch, texts: string[]) {
       before.status === "closed" ||
       before.queueId !== ticket.queueId ||
       before.queueOptionId !== ticket.queueOptionId;
-    if (moved) return null;
+    if (moved) return;
     const after = (await q.tickets.update(ticket.id, patch)) as TicketRow;
     if (after.queueId !== before.queueId) await episodeQueue(q, ticket.id, after.queueId);
     if (after.queueId !== before.queueId || after.chatbot !== before.chatbot) {
       const broadcast = await ticketChangeBroadcast(w.s, q, before, after);
       afterCommit(broadcast.emit);
     }
-    return { ticket: after, rows: await recordAutomatic(tx, companyId, after, texts) };
+    await queueAutomatic(w.s, tx, afterCommit, companyId, after, texts);
   });
 }
 

@@ -90,6 +90,12 @@ export class EventBus {
     return this.lanes.busy(`${listenerId}:${lane}`);
   }
 
+  /** Resolves once a detached listener's lane has run what was published to it so far (the simulator waits for the bot). */
+  async settled(listenerId: string, lane: string): Promise<void> {
+    const key = `${listenerId}:${lane}`;
+    if (this.lanes.busy(key)) await this.lanes.run(key, async () => undefined);
+  }
+
   /** Resolves once no detached listener has work, including work queued while it waits (tests, shutdown). */
   async idle(): Promise<void> {
     while (this.lanes.size > 0 || this.loose.size > 0) {

@@ -4,7 +4,7 @@ import { scoped } from "../db/scoped.js";
 import { companies, tickets, ticketTracking, whatsapps } from "../db/schema/index.js";
 import { withTransaction } from "../db/tx.js";
 import { fillTemplate } from "../lib/template.js";
-import { deliverRecorded, recordAutomatic } from "../modules/messages/send.js";
+import { queueAutomatic } from "../modules/messages/automatic.js";
 import { templateFactsOf } from "../modules/tickets/automatic-messages.js";
 import { ticketChangeBroadcast } from "../modules/tickets/broadcast.js";
 import { connectedInGoodStanding } from "./eligible.js";
@@ -43,13 +43,12 @@ async function reachableConnections(s: Services, now: Date): Promise<number[]> {
  * Expiry (behaviours: Expiry): an open contact ticket whose last message was ours and that has been
  * silent `expiresTicket` hours is closed with the connection's `expiresInactiveMessage`. One batch:
  * the due tickets are claimed with FOR UPDATE SKIP LOCKED and closed only while still open; the
- * message row is recorded in the same transaction as the close, and sent after the commit, so a
- * crash can neither lose it nor, the ticket being closed already, record it again.
+ * message row and its delivery job are recorded in the same transaction as the close, and sent after
+ * the commit, so a crash can neither lose it nor, the ticket being closed already, record it again.
  */
 export async function expireInactiveTickets(s: Services, now: Date, limit: number): Promise<number> {
   const connections = await reachableConnections(s, now);
   if (!connections.length) return 0;
-  const sends: (() => Promise<void>)[] = [];
   const closed = await withTransaction(s.db, async (tx, afterCommit) => {
     const due = await tx
       .select({ ticket: tickets, message: whatsapps.expiresInactiveMessage })
@@ -94,8 +93,7 @@ export async function expireInactiveTickets(s: Services, now: Date, limit: numbe
       if (message.trim()) {
         const agent = after.userId ? await q.users.findById(after.userId) : null;
         const body = fillTemplate(message, await templateFactsOf(q, after, agent, now));
-        const [row] = await recordAutomatic(tx, ticket.companyId, after, [body]);
-        sends.push(() => deliverRecorded(s, ticket.companyId, after, row));
+        await queueAutomatic(s, tx, afterCommit, ticket.companyId, after, [body]);
       }
       const change = await ticketChangeBroadcast(s, q, ticket, after);
       afterCommit(change.emit);
@@ -103,7 +101,6 @@ export async function expireInactiveTickets(s: Services, now: Date, limit: numbe
     }
     return count;
   });
-  for (const send of sends) await send();
   return closed;
 }
 

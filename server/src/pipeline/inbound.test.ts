@@ -4,6 +4,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChannelDriver, ChannelEvents, InboundMessage, ReadReceipt } from "../channels/driver.js";
 import { Sessions } from "../channels/sessions.js";
+import { channelInbox } from "./channel-inbox.js";
 import type { SimulatorDriver } from "../channels/simulator/driver.js";
 import { scoped } from "../db/scoped.js";
 import { contacts, messages, settings, ticketTags, tickets, ticketTracking } from "../db/schema/index.js";
@@ -381,7 +382,7 @@ describe("inbound pipeline with many messages at once", () => {
 describe("simulator driver", () => {
   it("receives a customer message through the pipeline and acknowledges sent messages as delivered, then read", async () => {
     const { source } = await setup();
-    const sessions = new Sessions(t.app.charla);
+    const sessions = new Sessions(t.app.charla, channelInbox(t.app.charla));
     try {
       const driver = (await sessions.driverFor(source.companyId, source.whatsappId)) as SimulatorDriver;
       expect(driver.provider).toBe("simulator");
@@ -418,7 +419,7 @@ describe("simulator driver", () => {
 
   it("applies an ack that overtook its message once the row is there, and only once", async () => {
     const { source } = await setup();
-    const sessions = new Sessions(t.app.charla);
+    const sessions = new Sessions(t.app.charla, channelInbox(t.app.charla));
     const events = (sessions as unknown as { eventsFor(c: number, w: number): ChannelEvents }).eventsFor(
       source.companyId,
       source.whatsappId,

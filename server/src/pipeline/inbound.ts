@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { Ack, Events, type MessageView, type TicketView, storableText } from "@charla/contracts";
+import { Ack, type MessageView, type TicketView, storableText } from "@charla/contracts";
 import { and, eq, sql } from "drizzle-orm";
 import type { InboundMessage } from "../channels/driver.js";
 import type { Services } from "../context.js";
@@ -12,7 +12,8 @@ import { presentTicketsWithAudience } from "../modules/tickets/presenter.js";
 import { upsertContact } from "./contact.js";
 import { extensionOf, summary } from "./media.js";
 import { KeyedQueue } from "../lib/keyed-queue.js";
-import { type RatingAnswer, afterRatingAnswer, takeRatingAnswer } from "../chatbot/rating-answer.js";
+import { ratingReply, takeRatingAnswer } from "../chatbot/rating-answer.js";
+import { queueAutomatic } from "../modules/messages/automatic.js";
 import { reopenTicket, ticketForInbound } from "./ticket.js";
 import { audienceOf, messageViewOf, ticketViewOf } from "./views.js";
 import { type WrittenRow, writerFor } from "./writer.js";
@@ -25,15 +26,6 @@ export type InboundResult =
   | { stored: true; ticketId: number; messageId: number; created: boolean }
   | { stored: false; reason: "ignorable" | "group-ignored" | "duplicate" };
 
-/** What runs after a message is stored and broadcast (the chatbot, the profile picture). */
-export type AfterInbound = (
-  s: Services,
-  source: InboundSource,
-  /** `ticket`: the ticket as just broadcast, so a hook can tell without a query that it has nothing to do. */
-  result: { ticketId: number; messageId: number; msg: InboundMessage; ticket?: TicketView },
-) => Promise<void>;
-export const afterInboundHooks: AfterInbound[] = [];
-
 class Duplicate extends Error {}
 
 /** What the broadcast says, and to whom. */
@@ -44,8 +36,6 @@ type Delivery = {
   ticket: TicketView;
   message: MessageView;
   audience: number[];
-  /** A rating answer's reply (completion or the question again), sent once the message is out. */
-  rating?: RatingAnswer | null;
 };
 
 const ordering = new WeakMap<Services, KeyedQueue>();
@@ -61,7 +51,8 @@ const orderOf = (s: Services) => {
 /**
  * A message from a channel, in order (behaviours: inbound path): drop what is not a conversation →
  * groups per CheckMsgIsGroup → contact → ticket → store once per (connection, channel id) → ticket
- * counters → commit → broadcast → hooks. A replayed event changes nothing.
+ * counters → commit → `message.created` → `message.received` (the bot, campaign confirmations, the
+ * profile picture listen, off this path). A replayed event changes nothing.
  *
  * One contact's messages go one at a time, in the order they came; different contacts' at once, and
  * those that meet in the writer share a statement (writer.ts). The cases the statement leaves to rules
@@ -95,20 +86,19 @@ async function ingest(s: Services, source: InboundSource, msg: InboundMessage): 
     if (mediaPath) await s.storage.remove(source.companyId, mediaPath);
     return { stored: false, reason: "duplicate" };
   }
-  broadcast(s, source.companyId, delivery);
-  if (delivery.rating) {
-    await afterRatingAnswer(s, source.companyId, delivery.rating).catch((err) =>
-      s.log.error({ err, ticketId: delivery.ticketId }, "rating answer's reply failed"),
-    );
-  }
-  // the message is stored whatever a hook does; a failing hook is logged, not redelivered
-  for (const hook of afterInboundHooks) {
-    try {
-      await hook(s, source, { ticketId: delivery.ticketId, messageId: delivery.messageId, msg, ticket: delivery.ticket });
-    } catch (err) {
-      s.log.error({ err, ticketId: delivery.ticketId }, "after-inbound hook failed");
-    }
-  }
+  // what listeners do is theirs (logged, never failing the stored message, which the driver would redeliver)
+  const { companyId, whatsappId } = source;
+  s.events.publish({ type: "message.created", companyId, ticketId: delivery.ticketId, ...pick(delivery) });
+  const { media: _bytes, ...heard } = msg;
+  s.events.publish({
+    type: "message.received",
+    companyId,
+    whatsappId,
+    ticketId: delivery.ticketId,
+    messageId: delivery.messageId,
+    msg: heard,
+    ticket: delivery.ticket,
+  });
   return { stored: true, ticketId: delivery.ticketId, messageId: delivery.messageId, created: delivery.created };
 }
 
@@ -158,9 +148,9 @@ async function storeInTransaction(
   msg: InboundMessage,
   mediaPath: string | null,
 ): Promise<Delivery | null> {
-  let written: { ticket: TicketRow; stored: MessageRow; created: boolean; rating: RatingAnswer | null };
+  let written: { ticket: TicketRow; stored: MessageRow; created: boolean };
   try {
-    written = await withTransaction(s.db, async (tx) => {
+    written = await withTransaction(s.db, async (tx, afterCommit) => {
       const q = scoped(tx, source.companyId);
       const contact = await upsertContact(q, source.whatsappId, msg);
       // a pending rating comes first (behaviours: inbound path 7): its answer stays on the closed ticket
@@ -195,6 +185,9 @@ async function storeInTransaction(
         .returning();
       // lost the race with a replay of the same event: undo the whole transaction
       if (!stored) throw new Duplicate();
+      // the rating's reply commits with the answer (sent after, by its job), and sorts right after it
+      const reply = rating ? await ratingReply(q, rating) : null;
+      if (reply && rated) await queueAutomatic(s, tx, afterCommit, source.companyId, rated, [reply], stored.createdAt);
       const [updated] = await tx
         .update(tickets)
         .set({
@@ -204,7 +197,7 @@ async function storeInTransaction(
         })
         .where(q.tickets.where(eq(tickets.id, ticket.id)))
         .returning();
-      return { ticket: updated, stored, created, rating };
+      return { ticket: updated, stored, created };
     });
   } catch (err) {
     if (err instanceof Duplicate) return null;
@@ -222,21 +215,10 @@ async function storeInTransaction(
     ticket,
     message,
     audience,
-    rating: written.rating,
   };
 }
 
-/** After the commit: the ticket's new state and the message, to the users who may see the ticket. */
-function broadcast(s: Services, companyId: number, d: Delivery) {
-  try {
-    const to = s.realtime.toUsers(companyId, d.audience);
-    to.emit(Events.ticket(companyId), { action: "update", ticket: d.ticket });
-    to.emit(Events.appMessage(companyId), { action: "create", message: d.message, ticket: d.ticket });
-  } catch (err) {
-    // a failed broadcast must not turn a stored message into a failed event (the driver would redeliver it)
-    s.log.warn({ err, ticketId: d.ticketId }, "inbound broadcast failed");
-  }
-}
+const pick = ({ message, ticket, audience }: Delivery) => ({ message, ticket, audience });
 
 /** Any driver's texts without what PostgreSQL cannot store (a NUL from a phone is dropped, not a failed message). */
 export function storableInbound(msg: InboundMessage): InboundMessage {

@@ -1,11 +1,9 @@
-import { Events } from "@charla/contracts";
 import { eq, ne } from "drizzle-orm";
-import type { ChannelDriver } from "../channels/driver.js";
+import type { ChannelDriver, InboundMessage } from "../channels/driver.js";
 import type { Services } from "../context.js";
 import { scoped } from "../db/scoped.js";
 import { contacts, tickets } from "../db/schema/index.js";
 import { findContactView } from "../modules/contacts/queries.js";
-import type { AfterInbound } from "./inbound.js";
 
 /** Pictures are asked of WhatsApp at most once a day per contact (behaviours: inbound path 5). */
 export const PICTURE_REFRESH_MS = 24 * 60 * 60 * 1000;
@@ -15,10 +13,18 @@ const MAX_REMEMBERED = 50_000;
 const PICTURE_TIMEOUT_MS = 10_000;
 
 /**
- * After a contact writes, their profile picture is refreshed when it was not asked for today. The
- * remembered times are per process: a restart asks once more, which is harmless.
+ * After a contact writes (`message.received`), their profile picture is refreshed when it was not
+ * asked for today. The remembered times are per process: a restart asks once more, which is harmless.
  */
-export const refreshProfilePicture: AfterInbound = async (s: Services, source, { ticketId, msg }) => {
+export function registerProfilePictureRefresh(s: Services): void {
+  s.events.on("message.received", { id: "pipeline.profile-picture", phase: "detached" }, (e) => refreshProfilePicture(s, e, e));
+}
+
+async function refreshProfilePicture(
+  s: Services,
+  source: { companyId: number; whatsappId: number },
+  { ticketId, msg }: { ticketId: number; msg: Pick<InboundMessage, "fromMe" | "isGroup" | "number"> },
+): Promise<void> {
   if (msg.fromMe || msg.isGroup) return;
   // only where the session runs (the event came from it): never a start, never a wait for another process
   const driver = s.sessions.runningDriver(source.companyId, source.whatsappId);
@@ -30,11 +36,10 @@ export const refreshProfilePicture: AfterInbound = async (s: Services, source, {
   if (now - (lastAsked.get(key) ?? 0) < PICTURE_REFRESH_MS) return;
   if (lastAsked.size > MAX_REMEMBERED) lastAsked.clear();
   lastAsked.set(key, now);
-  // off the inbound queue: a slow answer must not hold the contact's next messages
-  void update(s, source.companyId, ticketId, driver, msg.number).catch((err) =>
+  await update(s, source.companyId, ticketId, driver, msg.number).catch((err) =>
     s.log.debug({ err, ticketId }, "profile picture not refreshed"),
   );
-};
+}
 
 async function update(s: Services, companyId: number, ticketId: number, driver: ChannelDriver, number: string) {
   const url = await Promise.race([
@@ -55,5 +60,12 @@ async function update(s: Services, companyId: number, ticketId: number, driver: 
     .returning({ id: contacts.id });
   if (!changed) return;
   const view = await findContactView(q, changed.id);
-  if (view) s.realtime.toCompany(companyId).emit(Events.contact(companyId), { action: "update", contact: view });
+  if (view)
+    s.events.publish({
+      type: "record.changed",
+      companyId,
+      audience: "company",
+      area: "contact",
+      change: { action: "update", contact: view },
+    });
 }

@@ -136,6 +136,39 @@ export function jobSweep(kindList: readonly AnyJobKind[]): Sweep {
   };
 }
 
+/**
+ * Runs one job now on this node if it is still pending (its producer's process, right after the commit
+ * that wrote it), instead of waiting for the next round: a greeting must not wait `JOBS_INTERVAL_MS`.
+ * Claimed like any round's job (SKIP LOCKED, an attempt, a lease), so a sweep never runs it alongside;
+ * true when this call ran it.
+ */
+export async function runJobNow(s: Services, kindList: readonly AnyJobKind[], id: number): Promise<boolean> {
+  const kinds = new Map(kindList.map((k) => [k.kind, k]));
+  const now = new Date();
+  const [job] = await s.db.transaction(async (tx) => {
+    const [due] = await tx
+      .select({ id: jobs.id, kind: jobs.kind })
+      .from(jobs)
+      .where(and(eq(jobs.id, id), eq(jobs.state, "pending"), inArray(jobs.kind, [...kinds.keys()])))
+      .for("update", { skipLocked: true });
+    const kind = due && kinds.get(due.kind);
+    if (!kind) return [];
+    return tx
+      .update(jobs)
+      .set({
+        state: "running",
+        attempts: sql`${jobs.attempts} + 1`,
+        lockedUntil: plusSec(now, kind.leaseSec ?? JOB_DEFAULTS.leaseSec),
+        updatedAt: now,
+      })
+      .where(eq(jobs.id, id))
+      .returning();
+  });
+  if (!job) return false;
+  await runOne(s, kinds.get(job.kind) as AnyJobKind, job, () => new Date());
+  return true;
+}
+
 /** Done jobs are kept this long (to look into what ran), then deleted. */
 export const DONE_KEPT_DAYS = 7;
 

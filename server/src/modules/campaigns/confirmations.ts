@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Services } from "../../context.js";
 import { rowsOf } from "../../lib/rate-limit.js";
-import { type AfterInbound, afterInboundHooks } from "../../pipeline/inbound.js";
 import { announceCampaign } from "./sender.js";
 
 /**
@@ -31,12 +30,14 @@ export async function confirmByReply(
   return rows.length;
 }
 
-const confirmationHook: AfterInbound = async (s, source, { msg }) => {
-  if (msg.fromMe || msg.isGroup) return;
-  await confirmByReply(s, source.companyId, source.whatsappId, msg.number);
-};
-
-/** Hooks campaign confirmations into the inbound path; once per process. */
-export function registerCampaignConfirmations(): void {
-  if (!afterInboundHooks.includes(confirmationHook)) afterInboundHooks.push(confirmationHook);
+/** A contact's stored message confirms their campaign confirmations, off the inbound path, one number's after another. */
+export function registerCampaignConfirmations(s: Services): void {
+  s.events.on(
+    "message.received",
+    { id: "campaigns.confirm-by-reply", phase: "detached", lane: (e) => `${e.companyId}:${e.msg.number}` },
+    async ({ companyId, whatsappId, msg }) => {
+      if (msg.fromMe || msg.isGroup) return;
+      await confirmByReply(s, companyId, whatsappId, msg.number);
+    },
+  );
 }

@@ -19,7 +19,7 @@ import {
 } from "../../test/factories.js";
 import { caller, expectError } from "../../test/http.js";
 import { INTERRUPTED_AFTER_SEC, failInterruptedSends } from "../../jobs/interrupted-sends.js";
-import { sendAutomatic, sendToTicket } from "./send.js";
+import { sendToTicket } from "./send.js";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -311,16 +311,6 @@ describe("#messages send, record first", () => {
       userId: w.agent.id,
       clientId: "own-id-0001",
     });
-  });
-
-  it("records an automatic message that could not go out as failed, without failing its cause", async () => {
-    const w = await world();
-    const fake = fakeDriver(() => "throw");
-    useDriver(fake.driver);
-    await sendAutomatic(t.app.charla, w.c.id, w.ticket, "Hola, soy su agente");
-    const rows = await rowsOf(w.ticket.id);
-    expect(rows).toMatchObject([{ body: "Hola, soy su agente", isAutomatic: true, ack: Ack.failed }]);
-    expect(fake.calls).toHaveLength(1);
   });
 });
 

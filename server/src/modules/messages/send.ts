@@ -360,27 +360,20 @@ async function announceIn(
   return messageView;
 }
 
-/** Automatic messages (greetings, transfer notices) must never fail the change that caused them. */
-export async function sendAutomatic(s: Services, companyId: number, ticket: TicketRow, body: string): Promise<void> {
-  try {
-    await sendToTicket(s, companyId, ticket, { body, userId: null, isAutomatic: true });
-  } catch (err) {
-    // the message is recorded as failed (ack -1) in the ticket: the agents see it did not go out
-    s.log.warn({ err, ticketId: ticket.id }, "automatic message not sent");
-  }
-}
-
 /**
  * Step 1 of automatic messages inside the caller's transaction, with the change that causes them
- * (a timed job closing a ticket, the bot moving a ticket): both commit or neither does, so a crash can
- * neither lose the messages nor, run again, record them twice. One statement for any number of texts;
- * the rows come back in the texts' order. Send them after the commit with `deliverRecorded`, in order.
+ * (a rating stored, a ticket accepted, transferred, expired, the bot's step): both commit or neither
+ * does, so a crash can neither lose the messages nor, run again, record them twice. One statement for
+ * any number of texts; the rows come back in the texts' order. `queueAutomatic` (automatic.ts) adds
+ * the job that sends them after the commit. `at`: their time, when they must sort right after the
+ * message that caused them (a rating answer, stored in the same transaction); else the transaction's.
  */
 export async function recordAutomatic(
   db: Db | Tx,
   companyId: number,
   ticket: TicketRow,
   bodies: string[],
+  at?: Date,
 ): Promise<MessageRow[]> {
   if (bodies.length === 0) return [];
   const rows = await db
@@ -399,6 +392,7 @@ export async function recordAutomatic(
         ack: Ack.queued,
         userId: null,
         isAutomatic: true,
+        ...(at ? { createdAt: at } : {}),
       })),
     )
     .returning();
@@ -407,18 +401,39 @@ export async function recordAutomatic(
 }
 
 /**
- * Steps 2 and 3 for a row `recordAutomatic` committed. Never throws: a missing session or a driver's
- * failure marks the row failed (-1) for the agents to see; a process dying before this leaves the row
- * queued for `failInterruptedSends`, never sent twice.
+ * Steps 2 and 3 for rows `recordAutomatic` committed, in order (the `message.deliver` job). A row no
+ * longer queued is left alone: a run after a crash never sends what went out or failed already, and
+ * one cut off mid-send goes again under its recorded channel id. Without a reachable session it
+ * throws, so the job tries again later, the rows still queued; on the last attempt, or for any other
+ * failure, the row is marked failed (-1) for the agents to see.
  */
-export async function deliverRecorded(s: Services, companyId: number, ticket: TicketRow, row: MessageRow): Promise<void> {
-  try {
-    const recipient = await recipientOf(s, companyId, ticket).catch(async (err) => {
-      await markFailed(s, companyId, ticket, row, driverError(err, "ERR_WAPP_NOT_INITIALIZED").code);
-      throw err;
-    });
-    await dispatch(s, companyId, ticket, recipient, row);
-  } catch (err) {
-    s.log.warn({ err, ticketId: ticket.id, messageId: row.id }, "automatic message not sent");
+export async function deliverQueued(
+  s: Services,
+  companyId: number,
+  messageIds: number[],
+  { lastAttempt }: { lastAttempt: boolean },
+): Promise<void> {
+  const q = scoped(s.db, companyId);
+  for (const id of messageIds) {
+    const row = await q.messages.findById(id);
+    if (row?.ack !== Ack.queued) continue;
+    const [ticket] = await q.db
+      .select()
+      .from(tickets)
+      .where(q.tickets.where(eq(tickets.id, row.ticketId)));
+    if (!ticket) continue;
+    let recipient: Recipient;
+    try {
+      recipient = await recipientOf(s, companyId, ticket);
+    } catch (err) {
+      const error = driverError(err, "ERR_WAPP_NOT_INITIALIZED");
+      // the job's last error names the code, not a text in one language
+      if (!lastAttempt && error.code === "ERR_WAPP_NOT_INITIALIZED") throw new Error(error.code);
+      await markFailed(s, companyId, ticket, row, error.code);
+      continue;
+    }
+    await dispatch(s, companyId, ticket, recipient, row).catch((err) =>
+      s.log.warn({ err, ticketId: ticket.id, messageId: row.id }, "automatic message not sent"),
+    );
   }
 }

@@ -61,7 +61,7 @@ export async function simulatorRoutes(app: FastifyInstance) {
       });
       const row = before ? null : await stored(channelId);
       // the simulator shows the bot's answer with the message, as a phone would a moment later
-      if (row) await chatbotDone(req.ctx.companyId, row.ticketId);
+      if (row) await chatbotDone(app.charla, req.ctx.companyId, row.ticketId);
       return reply
         .status(row ? 201 : 200)
         .send({ channelId, stored: !!row, messageId: row?.id ?? null, ticketId: row?.ticketId ?? before?.ticketId ?? null });

@@ -15,7 +15,7 @@ import { queues, tickets, ticketTracking, users, whatsapps } from "../../db/sche
 import { withTransaction } from "../../db/tx.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { assertNotHeldByBot, canSeeTicket, ticketAudience } from "../../policies/tickets.js";
-import { sendAutomatic } from "../messages/send.js";
+import { queueAutomatic } from "../messages/automatic.js";
 import { asksRating, automaticMessageOf } from "./automatic-messages.js";
 import { ticketChangeBroadcast } from "./broadcast.js";
 import { type Viewer, isStaff, loadViewer } from "./viewer.js";
@@ -232,8 +232,7 @@ async function track(q: Scoped, before: TicketRow, after: TicketRow, kind: Chang
 
 /** PUT /tickets/{id}: every transition of core §4, under a row lock so two agents cannot both accept. */
 export async function updateTicket(ctx: RequestCtx, id: number, input: UpdateInput): Promise<TicketView> {
-  let followUp: (() => Promise<void>) | null = null;
-  const view = await withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, afterCommit) => {
     const q = scoped(tx, ctx.companyId);
     const viewer = await loadViewer(q, ctx.user);
     const t = await q.tickets.lockById(id);
@@ -293,21 +292,19 @@ export async function updateTicket(ctx: RequestCtx, id: number, input: UpdateInp
         ctx.events.publish({ type: "ticket.transferred", companyId: ctx.companyId, ticket: broadcast.view, toUserId }),
       );
     }
-    followUp = await automaticMessageFor(ctx, q, change.kind, updated);
+    // recorded with the change and sent after its commit; a failed send shows on the message, never on the change
+    const body = await automaticMessageFor(ctx, q, change.kind, updated);
+    if (body) await queueAutomatic(ctx, tx, afterCommit, ctx.companyId, updated, [body]);
     return broadcast.view;
   });
-  // sent once the change is committed; its failure is recorded on the message, never on the change
-  if (followUp) await (followUp as () => Promise<void>)();
-  return view;
 }
 
-/** The accept, transfer and resolve messages of core §4 and the behaviours file, to send after the commit. */
+/** The accept, transfer and resolve messages of core §4 and the behaviours file, if the ticket has one. */
 async function automaticMessageFor(ctx: RequestCtx, q: Scoped, kind: Change["kind"], t: TicketRow) {
   if (kind !== "accept" && kind !== "transfer" && kind !== "resolve") return null;
   // a transfer names its new agent; accept and resolve the agent acting
   const agent = kind === "transfer" ? (t.userId ? await q.users.findById(t.userId) : null) : ctx.user;
-  const body = await automaticMessageOf(q, kind, t, agent);
-  return body ? () => sendAutomatic(ctx, ctx.companyId, t, body) : null;
+  return automaticMessageOf(q, kind, t, agent);
 }
 
 /** DELETE /tickets/{id} (admin): everyone who saw it drops it. */

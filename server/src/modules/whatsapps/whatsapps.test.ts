@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChannelDriver, registerDriver } from "../../channels/driver.js";
 import { Sessions } from "../../channels/sessions.js";
+import { channelInbox } from "../../pipeline/channel-inbox.js";
 import { SimulatorDriver } from "../../channels/simulator/driver.js";
 import { plans, whatsapps } from "../../db/schema/index.js";
 import { type TestApp, getTestApp } from "../../test/app.js";
@@ -198,7 +199,7 @@ describe("#connections", () => {
       return driver;
     });
     await buildWhatsapp(t.app, c.id, { provider, status: "CONNECTED" });
-    const sessions = new Sessions(t.app.charla, { providers: () => [provider] });
+    const sessions = new Sessions(t.app.charla, channelInbox(t.app.charla), { providers: () => [provider] });
     expect(await sessions.resumeAll()).toBe(1);
     const [id] = await whatsappsOf(c.id, provider);
     await expect.poll(async () => sessions.runningDriver(c.id, id) !== null).toBe(true);
@@ -251,7 +252,7 @@ describe("#connections", () => {
     registerDriver(provider, (ctx) => new SimulatorDriver(ctx));
     const running = await buildWhatsapp(t.app, c.id, { provider, status: "CONNECTED" });
     const stopped = await buildWhatsapp(t.app, c.id, { provider, status: "DISCONNECTED" });
-    const sessions = new Sessions(t.app.charla, { providers: () => [provider] });
+    const sessions = new Sessions(t.app.charla, channelInbox(t.app.charla), { providers: () => [provider] });
     expect(await sessions.resumeAll()).toBeGreaterThanOrEqual(1);
     await expect.poll(async () => sessions.runningDriver(c.id, running.id)?.provider).toBe("simulator");
     expect(sessions.runningDriver(c.id, stopped.id)).toBeNull();
