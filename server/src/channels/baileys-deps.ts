@@ -1,8 +1,8 @@
+import { SettingDefinitions } from "@charla/contracts";
 import { and, eq } from "drizzle-orm";
 import type { Services } from "../context.js";
 import { scoped } from "../db/scoped.js";
-import { messages, whatsapps } from "../db/schema/index.js";
-import { settingValue } from "../modules/settings/queries.js";
+import { messages, settings, whatsapps } from "../db/schema/index.js";
 import { demoSocketFactory } from "./baileys/demo-socket.js";
 import { type BaileysDeps, decodeContent } from "./baileys/driver.js";
 import { waVersionSource } from "./baileys/wa-version.js";
@@ -35,7 +35,13 @@ export function baileysDeps(s: Services): BaileysDeps {
     waVersion: s.config.fakeWhatsapp ? undefined : currentWaVersion,
     // core §3 settings: `call` disabled means calls are refused with a message
     async callsAllowed(companyId) {
-      return (await settingValue(scoped(s.db, companyId), "call")) !== "disabled";
+      // read here, not through modules/settings: channels/ reach nothing above them
+      const q = scoped(s.db, companyId);
+      const [row] = await q.db
+        .select({ value: settings.value })
+        .from(settings)
+        .where(q.settings.where(eq(settings.key, "call")));
+      return (row?.value ?? SettingDefinitions.call.default) !== "disabled";
     },
     async getMessage(whatsappId, channelId) {
       const row = await stored(s, whatsappId, channelId);
