@@ -4,15 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messages, tickets, ticketTracking, whatsapps } from "../db/schema/index.js";
 import { type TestApp, getIsolatedTestApp, getTestApp } from "../test/app.js";
 import { captureEvents } from "../test/events.js";
-import {
-  buildCompany,
-  buildContact,
-  buildMessage,
-  buildQueue,
-  buildTicket,
-  buildUser,
-  buildWhatsapp,
-} from "../test/factories.js";
+import { buildMessage, buildQueue } from "../test/factories.js";
+import { scenario } from "../test/scenario.js";
 import { routeDelayedTickets } from "./delayed-routing.js";
 import { runSweeps, startJobRunner } from "./runner.js";
 import { expireInactiveTickets } from "./ticket-expiry.js";
@@ -31,30 +24,29 @@ const EXPIRY_TEXT = "Cerramos su atención por inactividad, {{firstName}}. Proto
 
 /** A company whose simulator connection routes queue-less tickets after 10 min and expires silent ones after 2 h. */
 async function world(opts: { status?: string; dueDate?: string; companyActive?: boolean } = {}) {
-  const c = await buildCompany(t.app, { dueDate: opts.dueDate ?? "2099-12-31", status: opts.companyActive ?? true });
-  const fallback = await buildQueue(t.app, c.id, { name: "Recepción" });
-  const wa = await buildWhatsapp(t.app, c.id, {
-    provider: "simulator",
-    status: opts.status ?? "CONNECTED",
-    isDefault: true,
-    timeSendQueue: 10,
-    sendIdQueue: fallback.id,
-    expiresTicket: 2,
-    expiresInactiveMessage: EXPIRY_TEXT,
+  const w = await scenario(t.app, {
+    company: { dueDate: opts.dueDate ?? "2099-12-31", status: opts.companyActive ?? true },
+    queues: { fallback: "Recepción" },
+    connection: (q) => ({
+      status: opts.status ?? "CONNECTED",
+      timeSendQueue: 10,
+      sendIdQueue: q.fallback.id,
+      expiresTicket: 2,
+      expiresInactiveMessage: EXPIRY_TEXT,
+    }),
+    agents: { agent: { name: "Ana" } },
+    login: false,
   });
-  const agent = await buildUser(t.app, c.id, { name: "Ana" });
-  const ticket = async (values: Partial<typeof tickets.$inferInsert> = {}, name = "Lucía Fernández") => {
-    const contact = await buildContact(t.app, c.id, { name, isGroup: values.isGroup ?? false });
-    return buildTicket(t.app, c.id, { contactId: contact.id, whatsappId: wa.id, ...values });
-  };
+  const ticket = (values: Partial<typeof tickets.$inferInsert> = {}, name = "Lucía Fernández") =>
+    w.ticket({ queueId: null, ...values }, { name, isGroup: values.isGroup ?? false });
   /** An open ticket of Ana whose last message, now, is ours (or the contact's). */
   const openTicket = async (lastFromMe = true, values: Partial<typeof tickets.$inferInsert> = {}) => {
-    const tk = await ticket({ status: "open", userId: agent.id, ...values });
+    const tk = await ticket({ status: "open", userId: w.agent.id, ...values });
     await buildMessage(t.app, tk, { fromMe: !lastFromMe, body: "hola" });
     await buildMessage(t.app, tk, { fromMe: lastFromMe, body: "¿algo más?" });
     return tk;
   };
-  return { c, wa, fallback, agent, ticket, openTicket };
+  return { ...w, ticket, openTicket };
 }
 
 const ticketOf = async (id: number) => (await db().select().from(tickets).where(eq(tickets.id, id)))[0];
@@ -92,7 +84,7 @@ describe("#jobs delayed routing (sendIdQueue / timeSendQueue)", () => {
     const [episode] = await db().select().from(ticketTracking).where(eq(ticketTracking.ticketId, tk.id));
     expect(episode.queueId).toBe(w.fallback.id);
     expect(updatesPerTicket(cap.events).get(tk.id)).toBe(1);
-    const update = cap.on(Events.ticket(w.c.id)).find((p) => (p as { ticket: { id: number } }).ticket.id === tk.id);
+    const update = cap.on(Events.ticket(w.companyId)).find((p) => (p as { ticket: { id: number } }).ticket.id === tk.id);
     expect(update).toMatchObject({ action: "update", ticket: { id: tk.id, queue: { name: "Recepción" } } });
     expect(await automaticOf([tk.id])).toEqual([]);
   });
@@ -100,7 +92,7 @@ describe("#jobs delayed routing (sendIdQueue / timeSendQueue)", () => {
   it("leaves groups, tickets with a queue or an agent, disconnected connections and companies not in good standing", async () => {
     const w = await world();
     const group = await w.ticket({ isGroup: true });
-    const queued = await w.ticket({ queueId: (await buildQueue(t.app, w.c.id)).id });
+    const queued = await w.ticket({ queueId: (await buildQueue(t.app, w.companyId)).id });
     const open = await w.ticket({ status: "open", userId: w.agent.id });
     const off = await world({ status: "DISCONNECTED" });
     const offTicket = await off.ticket();
@@ -150,13 +142,13 @@ describe("#jobs expiry (expiresTicket)", () => {
     expect(episodes[0].finishedAt).not.toBeNull();
     // announced twice in all: the close, then the message with its ticket; the second sweep added nothing
     expect(updatesPerTicket(cap.events).get(tk.id)).toBe(2);
-    const created = cap.on(Events.appMessage(w.c.id)).filter((p) => (p as { ticket: { id: number } }).ticket.id === tk.id);
+    const created = cap.on(Events.appMessage(w.companyId)).filter((p) => (p as { ticket: { id: number } }).ticket.id === tk.id);
     expect(created).toEqual([expect.objectContaining({ action: "create" })]);
   });
 
   it("closes without a message when the connection has none", async () => {
     const w = await world();
-    await db().update(whatsapps).set({ expiresInactiveMessage: "" }).where(eq(whatsapps.id, w.wa.id));
+    await db().update(whatsapps).set({ expiresInactiveMessage: "" }).where(eq(whatsapps.id, w.connection.id));
     const tk = await w.openTicket();
     await expireInactiveTickets(t.app.charla, later(3 * HOUR), 50);
     expect((await ticketOf(tk.id)).status).toBe("closed");
@@ -174,7 +166,7 @@ describe("#jobs expiry (expiresTicket)", () => {
     const pastDue = await world({ dueDate: "2020-01-01" });
     const pastDueTicket = await pastDue.openTicket();
     const never = await world();
-    await db().update(whatsapps).set({ expiresTicket: 0 }).where(eq(whatsapps.id, never.wa.id));
+    await db().update(whatsapps).set({ expiresTicket: 0 }).where(eq(whatsapps.id, never.connection.id));
     const neverTicket = await never.openTicket();
     await expireInactiveTickets(t.app.charla, later(48 * HOUR), 50);
     for (const x of [theirs, group, offTicket, pastDueTicket, neverTicket]) expect((await ticketOf(x.id)).status).toBe("open");
@@ -250,8 +242,8 @@ describe("#jobs runner", () => {
         expect(sent).toHaveLength(40);
         expect(new Set(sent.map((m) => m.ticketId)).size).toBe(40);
         // each ticket's change was announced by one node, once
-        const a = updatesPerTicket(capA.events.filter((e) => e.companyId === w.c.id));
-        const b = updatesPerTicket(capB.events.filter((e) => e.companyId === w.c.id));
+        const a = updatesPerTicket(capA.events.filter((e) => e.companyId === w.companyId));
+        const b = updatesPerTicket(capB.events.filter((e) => e.companyId === w.companyId));
         const announcedTwice = routed.filter((x) => (a.get(x.id) ?? 0) + (b.get(x.id) ?? 0) !== 1);
         expect(announcedTwice).toEqual([]);
         const finished = await db()

@@ -3,8 +3,8 @@ import { eq } from "drizzle-orm";
 import type { Socket } from "socket.io-client";
 import { describe, expect, it } from "vitest";
 import { companies } from "../../db/schema/index.js";
-import { buildCompany, buildUser, login } from "../../test/factories.js";
 import { caller } from "../../test/http.js";
+import { scenario } from "../../test/scenario.js";
 import { listeningTestApp } from "../../test/sockets.js";
 
 const t = listeningTestApp();
@@ -26,13 +26,12 @@ function ended(s: Socket, ms = 1500): Promise<string> {
 
 /** A company with an agent, its admin and a super user of its own, each with an open socket; and a bystander company. */
 async function world() {
-  const c = await buildCompany(t.app);
-  const other = await buildCompany(t.app);
-  const agent = await buildUser(t.app, c.id);
-  const sup = await buildUser(t.app, c.id, { profile: "admin", super: true });
-  const [sAgent, sAdmin, sSuper, sOther] = await Promise.all([agent, c.admin, sup, other.admin].map((u) => login(t.app, u)));
-  const [agentSocket, adminSocket, superSocket, otherSocket] = await Promise.all([sAgent, sAdmin, sSuper, sOther].map(open));
-  return { c, other, sAgent, sSuper, agentSocket, adminSocket, superSocket, otherSocket };
+  const w = await scenario(t.app, { connection: false, agents: { agent: {}, sup: { profile: "admin", super: true } } });
+  const other = await scenario(t.app, { connection: false });
+  const [agentSocket, adminSocket, superSocket, otherSocket] = await Promise.all(
+    [w.as.agent, w.admin, w.as.sup, other.admin].map(open),
+  );
+  return { ...w, agentSocket, adminSocket, superSocket, otherSocket };
 }
 
 describe("#companies open sockets", () => {
@@ -41,28 +40,28 @@ describe("#companies open sockets", () => {
     const [agentEnd, adminEnd, superEnd, otherEnd] = [w.agentSocket, w.adminSocket, w.superSocket, w.otherSocket].map((s) =>
       ended(s),
     );
-    const res = await call(w.sSuper, "PUT", `/companies/${w.c.id}`, { status: false });
+    const res = await call(w.as.sup, "PUT", `/companies/${w.companyId}`, { status: false });
     expect(res.statusCode).toBe(200);
     expect(await agentEnd).toBe("io server disconnect");
     expect(await adminEnd).toBe("io server disconnect");
     expect(await superEnd).toBe("still connected");
     expect(await otherEnd).toBe("still connected");
-    await expect(open(w.sAgent)).rejects.toThrow(/ERR_COMPANY_INACTIVE/);
+    await expect(open(w.as.agent)).rejects.toThrow(/ERR_COMPANY_INACTIVE/);
 
     // the ones left still get the company's events
-    const got = new Promise((resolve) => w.superSocket.once(Events.user(w.c.id), resolve));
-    t.app.charla.realtime.toCompany(w.c.id).emit(Events.user(w.c.id), { action: "delete", userId: 0 });
+    const got = new Promise((resolve) => w.superSocket.once(Events.user(w.companyId), resolve));
+    t.app.charla.realtime.toCompany(w.companyId).emit(Events.user(w.companyId), { action: "delete", userId: 0 });
     expect(await got).toEqual({ action: "delete", userId: 0 });
   });
 
   it("a due date set in the past ends them too", async () => {
     const w = await world();
     const agentEnd = ended(w.agentSocket);
-    const res = await call(w.sSuper, "PUT", `/companies/${w.c.id}`, { dueDate: "2001-01-01" });
+    const res = await call(w.as.sup, "PUT", `/companies/${w.companyId}`, { dueDate: "2001-01-01" });
     expect(res.statusCode).toBe(200);
     expect(await agentEnd).toBe("io server disconnect");
     expect(w.superSocket.connected).toBe(true);
-    await expect(open(w.sAgent)).rejects.toThrow(/ERR_SUBSCRIPTION_EXPIRED/);
+    await expect(open(w.as.agent)).rejects.toThrow(/ERR_SUBSCRIPTION_EXPIRED/);
   });
 
   it("a due date that passes while connected ends them at the next sweep; usable companies are left alone", async () => {
@@ -71,7 +70,7 @@ describe("#companies open sockets", () => {
     expect(w.agentSocket.connected).toBe(true);
     // midnight passed: yesterday was the last day (nothing but the clock changed, no request was made)
     const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
-    await t.app.charla.db.update(companies).set({ dueDate: yesterday }).where(eq(companies.id, w.c.id));
+    await t.app.charla.db.update(companies).set({ dueDate: yesterday }).where(eq(companies.id, w.companyId));
     const [agentEnd, adminEnd, superEnd, otherEnd] = [w.agentSocket, w.adminSocket, w.superSocket, w.otherSocket].map((s) =>
       ended(s),
     );

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contacts, messages, tickets } from "../../db/schema/index.js";
 import { handleInbound } from "../../pipeline/inbound.js";
 import { type TestApp, getTestApp } from "../../test/app.js";
-import { buildCompany, buildWhatsapp } from "../../test/factories.js";
 import { uid } from "../../test/http.js";
+import { scenario } from "../../test/scenario.js";
 import { adoptNumber } from "./adopt-number.js";
 
 let t: TestApp;
@@ -22,9 +22,8 @@ const db = () => t.app.charla.db;
 const lidOf = () => `${Math.floor(Math.random() * 1e14)}`.padEnd(15, "3");
 
 async function world() {
-  const c = await buildCompany(t.app);
-  const wa = await buildWhatsapp(t.app, c.id, { provider: "simulator", status: "CONNECTED" });
-  const source = { companyId: c.id, whatsappId: wa.id };
+  const w = await scenario(t.app, { connection: { isDefault: false }, login: false });
+  const source = { companyId: w.companyId, whatsappId: w.connection.id };
   const say = (number: string, body: string) =>
     handleInbound(t.app.charla, source, {
       channelId: `m-${uid()}`,
@@ -35,8 +34,8 @@ async function world() {
       name: "Lucía",
     });
   const contactOf = async (number: string) =>
-    (await db().select().from(contacts).where(eq(contacts.number, number))).find((x) => x.companyId === c.id);
-  return { c, say, contactOf };
+    (await db().select().from(contacts).where(eq(contacts.number, number))).find((x) => x.companyId === w.companyId);
+  return { ...w, say, contactOf };
 }
 
 describe("a contact first known by its WhatsApp LID", () => {
@@ -47,7 +46,7 @@ describe("a contact first known by its WhatsApp LID", () => {
     const before = await w.contactOf(lid);
     expect(before).toBeDefined();
     const number = `5215${uid().replace(/\D/g, "").padEnd(9, "1").slice(0, 9)}`;
-    await adoptNumber(t.app.charla, w.c.id, lid, number);
+    await adoptNumber(t.app.charla, w.companyId, lid, number);
     const after = await w.contactOf(number);
     expect(after?.id).toBe(before?.id);
     expect(await w.contactOf(lid)).toBeUndefined();
@@ -60,7 +59,7 @@ describe("a contact first known by its WhatsApp LID", () => {
     expect(all).toHaveLength(1);
     expect(all[0].unreadMessages).toBe(2);
     expect(events).toContainEqual({
-      event: Events.contact(w.c.id),
+      event: Events.contact(w.companyId),
       payload: { action: "update", contact: expect.objectContaining({ id: before?.id, number }) },
     });
   });
@@ -78,7 +77,7 @@ describe("a contact first known by its WhatsApp LID", () => {
       .select()
       .from(tickets)
       .where(eq(tickets.contactId, byLid?.id ?? -1));
-    await adoptNumber(t.app.charla, w.c.id, lid, number);
+    await adoptNumber(t.app.charla, w.companyId, lid, number);
     expect(await w.contactOf(lid)).toBeUndefined();
     const live = await db()
       .select()
@@ -91,10 +90,10 @@ describe("a contact first known by its WhatsApp LID", () => {
     expect(
       (await db().select().from(messages).where(eq(messages.ticketId, live[0].id))).every((m) => m.contactId === byNumber?.id),
     ).toBe(true);
-    expect(events).toContainEqual({ event: Events.contact(w.c.id), payload: { action: "delete", contactId: byLid?.id } });
-    expect(events).toContainEqual({ event: Events.ticket(w.c.id), payload: { action: "delete", ticketId: lidTicket.id } });
+    expect(events).toContainEqual({ event: Events.contact(w.companyId), payload: { action: "delete", contactId: byLid?.id } });
+    expect(events).toContainEqual({ event: Events.ticket(w.companyId), payload: { action: "delete", ticketId: lidTicket.id } });
     // told twice (a replayed mapping): nothing left to do
-    await adoptNumber(t.app.charla, w.c.id, lid, number);
+    await adoptNumber(t.app.charla, w.companyId, lid, number);
     expect(
       await db()
         .select()
@@ -109,8 +108,8 @@ describe("a contact first known by its WhatsApp LID", () => {
     const lid = `${lidOf()}@lid`;
     await a.say(lid, "hola A");
     await b.say(lid, "hola B");
-    await adoptNumber(t.app.charla, a.c.id, lid, "5215512340000");
+    await adoptNumber(t.app.charla, a.companyId, lid, "5215512340000");
     expect(await b.contactOf(lid)).toBeDefined();
-    expect((await a.contactOf("5215512340000"))?.companyId).toBe(a.c.id);
+    expect((await a.contactOf("5215512340000"))?.companyId).toBe(a.companyId);
   });
 });

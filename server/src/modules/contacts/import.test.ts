@@ -2,8 +2,9 @@ import { Events } from "@charla/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SIMULATOR_BOOK } from "../../channels/simulator/driver.js";
 import { type TestApp, getTestApp } from "../../test/app.js";
-import { as, buildCompany, buildContact, buildUser, buildWhatsapp, login } from "../../test/factories.js";
+import { as, buildCompany, buildContact, login } from "../../test/factories.js";
 import { caller, expectError } from "../../test/http.js";
+import { scenario } from "../../test/scenario.js";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -13,12 +14,8 @@ afterAll(() => t.close());
 
 const call = caller(() => t.app);
 
-async function world() {
-  const c = await buildCompany(t.app);
-  await buildWhatsapp(t.app, c.id, { provider: "simulator", status: "CONNECTED", isDefault: true });
-  const agent = await buildUser(t.app, c.id, { profile: "user" });
-  return { c, s: await login(t.app, agent) };
-}
+/** An agent of a company whose default connection is the simulator (its address book is SIMULATOR_BOOK). */
+const world = () => scenario(t.app, { agents: { agent: {} } });
 
 function upload(fileName: string, data: string, field = "file") {
   const boundary = "----charla-contacts-import";
@@ -40,30 +37,34 @@ describe("#contacts import", () => {
     const w = await world();
     const url = "/api/v1/contacts/import";
     expectError(await t.app.inject({ method: "POST", url }), 401, "ERR_SESSION_EXPIRED");
-    const bare = await as(t.app, w.s, { method: "POST", url });
+    const bare = await as(t.app, w.as.agent, { method: "POST", url });
     expect(bare.statusCode).toBe(200);
     expect(bare.json()).toEqual({ imported: SIMULATOR_BOOK.length, existing: 0 });
     // an empty JSON body or an empty form: the same call
     for (const type of ["application/json", "application/x-www-form-urlencoded", "text/plain"]) {
-      const res = await as(t.app, w.s, { method: "POST", url, headers: { "content-type": type }, payload: "" });
+      const res = await as(t.app, w.as.agent, { method: "POST", url, headers: { "content-type": type }, payload: "" });
       expect(res.statusCode, type).toBe(200);
       expect(res.json()).toEqual({ imported: 0, existing: SIMULATOR_BOOK.length });
     }
-    expect((await call(w.s, "POST", "/contacts/import", { whatsappId: null })).statusCode).toBe(200);
+    expect((await call(w.as.agent, "POST", "/contacts/import", { whatsappId: null })).statusCode).toBe(200);
   });
 
   it("imports the contacts page's own CSV export: adds, updates, and reports rejected rows with their reason", async () => {
     const w = await world();
     const other = await buildCompany(t.app);
     await buildContact(t.app, other.id, { name: "De otra empresa", number: "5215522220001" });
-    await buildContact(t.app, w.c.id, { name: "Nombre viejo", number: "5215522220002", email: "" });
-    const before = await call(w.s, "POST", "/contacts", { name: "Exportada", number: "5215522220003", email: "ex@correo.mx" });
+    await buildContact(t.app, w.companyId, { name: "Nombre viejo", number: "5215522220002", email: "" });
+    const before = await call(w.as.agent, "POST", "/contacts", {
+      name: "Exportada",
+      number: "5215522220003",
+      email: "ex@correo.mx",
+    });
     expect(before.statusCode).toBe(201);
     const exported = (
       await t.app.inject({
         method: "GET",
         url: "/api/v1/contacts/export",
-        headers: { authorization: `Bearer ${w.s.token}` },
+        headers: { authorization: `Bearer ${w.as.agent.token}` },
       })
     ).body;
     expect(exported).toContain("5215522220003");
@@ -78,7 +79,11 @@ describe("#contacts import", () => {
     let summary: Record<string, unknown>;
     try {
       // the export re-imported changes nothing but counts as updated
-      const again = await as(t.app, w.s, { method: "POST", url: "/api/v1/contacts/import", ...upload("contacts.csv", exported) });
+      const again = await as(t.app, w.as.agent, {
+        method: "POST",
+        url: "/api/v1/contacts/import",
+        ...upload("contacts.csv", exported),
+      });
       expect(again.statusCode).toBe(200);
       expect(again.json()).toEqual({ imported: 0, updated: 2, rejected: [], rejectedCount: 0 });
 
@@ -91,7 +96,11 @@ describe("#contacts import", () => {
         "Correo malo,5215522220009,no-es-correo",
         "Repetida,5215522220002,",
       ].join("\r\n");
-      const res = await as(t.app, w.s, { method: "POST", url: "/api/v1/contacts/import", ...upload("mis-contactos.csv", csv) });
+      const res = await as(t.app, w.as.agent, {
+        method: "POST",
+        url: "/api/v1/contacts/import",
+        ...upload("mis-contactos.csv", csv),
+      });
       expect(res.statusCode).toBe(200);
       summary = res.json();
     } finally {
@@ -107,7 +116,7 @@ describe("#contacts import", () => {
       ],
       rejectedCount: 3,
     });
-    const mine = await contactsOf(w.s);
+    const mine = await contactsOf(w.as.agent);
     expect(mine).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ name: "Nueva Persona", number: "5215522220001", email: "nueva@correo.mx" }),
@@ -128,12 +137,12 @@ describe("#contacts import", () => {
 
   it("a sheet of bare numbers keeps the names and emails the staff wrote", async () => {
     const w = await world();
-    await buildContact(t.app, w.c.id, { name: "Ana Real", number: "5491133334444", email: "ana@x.com" });
-    await buildContact(t.app, w.c.id, { name: "Beto", number: "5491133335555", email: "beto@x.com" });
+    await buildContact(t.app, w.companyId, { name: "Ana Real", number: "5491133334444", email: "ana@x.com" });
+    await buildContact(t.app, w.companyId, { name: "Beto", number: "5491133335555", email: "beto@x.com" });
     const csv = ["numero,nombre,email", "5491133334444,,", "5491133335555,Roberto,"].join("\n");
-    const res = await as(t.app, w.s, { method: "POST", url: "/api/v1/contacts/import", ...upload("numeros.csv", csv) });
+    const res = await as(t.app, w.as.agent, { method: "POST", url: "/api/v1/contacts/import", ...upload("numeros.csv", csv) });
     expect(res.json()).toMatchObject({ imported: 0, updated: 2, rejectedCount: 0 });
-    const mine = await contactsOf(w.s);
+    const mine = await contactsOf(w.as.agent);
     expect(mine).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ name: "Ana Real", number: "5491133334444", email: "ana@x.com" }),
@@ -154,7 +163,7 @@ describe("#contacts import", () => {
     });
     try {
       const rows = Array.from({ length: 250 }, (_, i) => `Cliente ${i},54911400${String(i).padStart(5, "0")},`);
-      const res = await as(t.app, w.s, {
+      const res = await as(t.app, w.as.agent, {
         method: "POST",
         url: "/api/v1/contacts/import",
         ...upload("muchos.csv", ["name,number,email", ...rows].join("\n")),
@@ -170,12 +179,12 @@ describe("#contacts import", () => {
     const w = await world();
     const binary = "\u0000\u0001\u0002 not a sheet";
     expectError(
-      await as(t.app, w.s, { method: "POST", url: "/api/v1/contacts/import", ...upload("x.csv", binary) }),
+      await as(t.app, w.as.agent, { method: "POST", url: "/api/v1/contacts/import", ...upload("x.csv", binary) }),
       400,
       "ERR_IMPORT_FORMAT",
     );
     expectError(
-      await as(t.app, w.s, { method: "POST", url: "/api/v1/contacts/import", ...upload("x.csv", "a,b", "other") }),
+      await as(t.app, w.as.agent, { method: "POST", url: "/api/v1/contacts/import", ...upload("x.csv", "a,b", "other") }),
       400,
       "ERR_VALIDATION",
     );

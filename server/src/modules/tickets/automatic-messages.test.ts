@@ -1,19 +1,11 @@
-import { BOT_HOLD_MS } from "@charla/contracts";
+import { BOT_HOLD_MS, type SettingKey } from "@charla/contracts";
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { messages, queues, settings, tickets, type whatsapps } from "../../db/schema/index.js";
+import { messages, queues, tickets, type whatsapps } from "../../db/schema/index.js";
 import { type TestApp, getTestApp } from "../../test/app.js";
-import {
-  addUserQueue,
-  buildCompany,
-  buildContact,
-  buildQueue,
-  buildTicket,
-  buildUser,
-  buildWhatsapp,
-  login,
-} from "../../test/factories.js";
+import { setSetting } from "../../test/chatbot-kit.js";
 import { caller } from "../../test/http.js";
+import { scenario } from "../../test/scenario.js";
 import { RATING_SCALE, ratingQuestion } from "../../chatbot/rating-question.js";
 
 let t: TestApp;
@@ -30,25 +22,15 @@ const today = (zone = "America/Noronha") =>
   new Intl.DateTimeFormat("en-CA", { timeZone: zone }).format(new Date()).replaceAll("-", "");
 
 async function world(connection: Partial<typeof whatsapps.$inferInsert> = {}) {
-  const c = await buildCompany(t.app);
-  const wa = await buildWhatsapp(t.app, c.id, { provider: "simulator", status: "CONNECTED", isDefault: true, ...connection });
-  const sales = await buildQueue(t.app, c.id, { name: "Ventas", timeZone: "America/Mexico_City" });
-  const support = await buildQueue(t.app, c.id, { name: "Soporte" });
-  const ana = await buildUser(t.app, c.id, { name: "Ana López" });
-  const beto = await buildUser(t.app, c.id, { name: "Beto" });
-  await addUserQueue(t.app, c.id, ana.id, sales.id);
-  const [admin, sAna] = await Promise.all([login(t.app, c.admin), login(t.app, ana)]);
-  const ticket = async (values: Partial<typeof tickets.$inferInsert> = {}, contactValues = {}) => {
-    const contact = await buildContact(t.app, c.id, { name: "Lucía Fernández", email: "lucia@example.com", ...contactValues });
-    return buildTicket(t.app, c.id, { contactId: contact.id, whatsappId: wa.id, queueId: sales.id, ...values });
-  };
-  const set = async (key: string, value: "enabled" | "disabled") => {
-    await db()
-      .update(settings)
-      .set({ value })
-      .where(and(eq(settings.companyId, c.id), eq(settings.key, key)));
-  };
-  return { c, wa, sales, support, ana, beto, admin, sAna, ticket, set };
+  const w = await scenario(t.app, {
+    connection,
+    queues: { sales: { name: "Ventas", timeZone: "America/Mexico_City" }, support: "Soporte" },
+    agents: { ana: { name: "Ana López", queues: ["sales"] }, beto: { name: "Beto" } },
+  });
+  const ticket = (values: Partial<typeof tickets.$inferInsert> = {}, contact = {}) =>
+    w.ticket(values, { name: "Lucía Fernández", email: "lucia@example.com", ...contact });
+  const set = (key: SettingKey, value: "enabled" | "disabled") => setSetting(t, w.companyId, key, value);
+  return { ...w, ticket, set };
 }
 
 const automatic = (ticketId: number) =>
@@ -66,7 +48,7 @@ describe("#tickets accept message (sendGreetingAccepted)", () => {
     const w = await world();
     await w.set("sendGreetingAccepted", "enabled");
     const tk = await w.ticket({ ...leftInBot(), queueOptionId: 7 });
-    const res = await put(w.sAna, tk.id, { status: "open", userId: w.ana.id });
+    const res = await put(w.as.ana, tk.id, { status: "open", userId: w.ana.id });
     expect(res.json()).toMatchObject({ status: "open", chatbot: false });
     const sent = await automatic(tk.id);
     expect(sent).toHaveLength(1);
@@ -82,13 +64,13 @@ describe("#tickets accept message (sendGreetingAccepted)", () => {
   it("sends nothing when the setting is off, nor to a group; the bot stops all the same", async () => {
     const w = await world();
     const off = await w.ticket({ ...leftInBot(), queueOptionId: 3 });
-    const res = await put(w.sAna, off.id, { status: "open", userId: w.ana.id });
+    const res = await put(w.as.ana, off.id, { status: "open", userId: w.ana.id });
     expect(res.json()).toMatchObject({ chatbot: false });
     expect(await automatic(off.id)).toEqual([]);
 
     await w.set("sendGreetingAccepted", "enabled");
     const group = await w.ticket({ isGroup: true }, { isGroup: true, name: "Grupo Ventas" });
-    expect((await put(w.sAna, group.id, { status: "open", userId: w.ana.id })).statusCode).toBe(200);
+    expect((await put(w.as.ana, group.id, { status: "open", userId: w.ana.id })).statusCode).toBe(200);
     expect(await automatic(group.id)).toEqual([]);
   });
 });
@@ -136,29 +118,29 @@ describe("#tickets resolve: rating question or completion message", () => {
     const w = await world({ ratingMessage: "{{firstName}}, ¿cómo te atendió {{user}}?", complationMessage: "Gracias" });
     await w.set("userRating", "enabled");
     const tk = await w.ticket({ status: "open", userId: w.ana.id });
-    const res = await put(w.sAna, tk.id, { status: "closed" });
+    const res = await put(w.as.ana, tk.id, { status: "closed" });
     expect(res.json()).toMatchObject({ status: "closed" });
     const sent = await automatic(tk.id);
     expect(sent.map((m) => m.body)).toEqual([`Lucía, ¿cómo te atendió Ana López?\n\n${RATING_SCALE}`]);
     expect(sent[0].body).toContain("1 - Insatisfecho\n2 - Satisfecho\n3 - Muy satisfecho");
     const [row] = await db().select().from(messages).where(eq(messages.ticketId, tk.id));
     expect(row.isAutomatic).toBe(true);
-    const closed = await call(w.sAna, "GET", `/tickets/${tk.id}`);
+    const closed = await call(w.as.ana, "GET", `/tickets/${tk.id}`);
     expect(closed.json()).toMatchObject({ status: "closed" });
     const stored = async () => (await db().select().from(tickets).where(eq(tickets.id, tk.id)))[0];
     expect(await stored()).toMatchObject({ status: "closed", awaitingRating: true, ratingAsks: 1 });
     // it left the open list
-    const open = await call(w.sAna, "GET", "/tickets?status=open");
+    const open = await call(w.as.ana, "GET", "/tickets?status=open");
     expect(open.json().tickets.map((x: { id: number }) => x.id)).not.toContain(tk.id);
 
-    expect((await put(w.sAna, tk.id, { status: "open", userId: w.ana.id })).statusCode).toBe(200);
+    expect((await put(w.as.ana, tk.id, { status: "open", userId: w.ana.id })).statusCode).toBe(200);
     expect(await stored()).toMatchObject({ status: "open", awaitingRating: false, ratingAsks: 0 });
   });
 
   it("sends the completion message instead when rating is off, for a ticket nobody served, and never to groups", async () => {
     const w = await world({ complationMessage: "Gracias {{name}}, su protocolo es {{protocol}}." });
     const tk = await w.ticket({ status: "open", userId: w.ana.id });
-    await put(w.sAna, tk.id, { status: "closed" });
+    await put(w.as.ana, tk.id, { status: "closed" });
     // the ticket's queue (Ventas) is in Mexico City: the protocol's date is that zone's
     expect((await automatic(tk.id)).map((m) => m.body)).toEqual([
       `Gracias Lucía Fernández, su protocolo es ${today("America/Mexico_City")}${tk.id}.`,
@@ -172,7 +154,7 @@ describe("#tickets resolve: rating question or completion message", () => {
     ]);
 
     const group = await w.ticket({ status: "open", userId: w.ana.id, isGroup: true }, { isGroup: true });
-    await put(w.sAna, group.id, { status: "closed" });
+    await put(w.as.ana, group.id, { status: "closed" });
     expect(await automatic(group.id)).toEqual([]);
   });
 
@@ -183,12 +165,12 @@ describe("#tickets resolve: rating question or completion message", () => {
       .set({ complationMessage: "Ventas le agradece, {{firstName}}.", ratingMessage: "¿Cómo lo atendió Ventas?" })
       .where(eq(queues.id, w.sales.id));
     const tk = await w.ticket({ status: "open", userId: w.ana.id });
-    await put(w.sAna, tk.id, { status: "closed" });
+    await put(w.as.ana, tk.id, { status: "closed" });
     const inSupport = await w.ticket({ status: "open", userId: w.ana.id, queueId: w.support.id });
-    await put(w.sAna, inSupport.id, { status: "closed" });
+    await put(w.as.ana, inSupport.id, { status: "closed" });
     await w.set("userRating", "enabled");
     const rated = await w.ticket({ status: "open", userId: w.ana.id });
-    await put(w.sAna, rated.id, { status: "closed" });
+    await put(w.as.ana, rated.id, { status: "closed" });
     expect((await automatic(tk.id)).map((m) => m.body)).toEqual(["Ventas le agradece, Lucía."]);
     expect((await automatic(inSupport.id)).map((m) => m.body)).toEqual(["Gracias (conexión)"]);
     expect((await automatic(rated.id))[0].body).toMatch(/^¿Cómo lo atendió Ventas\?/);
@@ -197,7 +179,7 @@ describe("#tickets resolve: rating question or completion message", () => {
   it("closes silently when the connection has no completion message", async () => {
     const w = await world();
     const tk = await w.ticket({ status: "open", userId: w.ana.id });
-    expect((await put(w.sAna, tk.id, { status: "closed" })).json()).toMatchObject({ status: "closed" });
+    expect((await put(w.as.ana, tk.id, { status: "closed" })).json()).toMatchObject({ status: "closed" });
     expect(await automatic(tk.id)).toEqual([]);
   });
 });
