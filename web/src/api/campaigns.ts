@@ -1,11 +1,10 @@
-import {
-  type CampaignForm,
-  type CampaignReport,
-  type CampaignSettings,
-  type CampaignSettingsForm,
-  type CampaignView,
-  Events,
-  type FileListsPage,
+import type {
+  CampaignForm,
+  CampaignReport,
+  CampaignSettings,
+  CampaignSettingsForm,
+  CampaignView,
+  FileListsPage,
 } from "@charla/contracts";
 import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "./client";
@@ -23,7 +22,7 @@ export const campaignCollection = defineCollection<CampaignView, CampaignForm>({
   pageField: "records",
   matches: (campaign, search) => campaign.name.toLowerCase().includes(search.trim().toLowerCase()),
   order: (a, b) => b.createdAt.localeCompare(a.createdAt) || a.id - b.id,
-  live: { channel: Events.campaign, item: "record", idField: "id" },
+  live: { channel: "campaign", item: "record", idField: "id" },
 });
 
 export const campaignReportKey = (id: number) => ["campaigns", "report", id] as const;

@@ -1,3 +1,4 @@
+import type { SocketPayloads } from "@charla/contracts";
 import {
   type InfiniteData,
   type QueryClient,
@@ -7,13 +8,17 @@ import {
   useQueryClient,
 } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
-import { useAuth } from "../auth/context";
 import { useOnConnect, useSocketEvent } from "../realtime/context";
 import { readBefore } from "../realtime/reads";
 import { api } from "./client";
 import { fresher, inFlightEvents } from "./live-order";
 
 type Entity = { id: number };
+/** The channels of the list areas, whose events all have the shape `live` describes. */
+type LiveChannel = keyof Pick<
+  SocketPayloads,
+  "user" | "contact" | "queue" | "quickMessage" | "contactList" | "campaign" | "file" | "tag"
+>;
 /** A page of a searched list as every paged endpoint answers it: its rows under one field, `hasMore`, maybe `count`. */
 type Page = { hasMore: boolean; count?: number } & Record<string, unknown>;
 
@@ -33,7 +38,7 @@ type Definition<T extends Entity> = {
   /** The list's order, so a live row lands where a reload would put it; without it new rows go first. */
   order?: (a: T, b: T) => number;
   /** `company-{id}-…` and the event's fields: `{ action, [item]: T }` or `{ action: "delete", [idField]: id }`. */
-  live?: { channel: (companyId: number) => string; item: string; idField: string };
+  live?: { channel: LiveChannel; item: string; idField: string };
 };
 
 export type ListState<T> = {
@@ -217,28 +222,24 @@ export function defineCollection<T extends Entity, Form = unknown>(def: Definiti
   /** Applies the area's `company-{id}-…` events to the caches; `also` sees each one after that. */
   function useLiveEvents(also?: (event: LiveEvent<T>) => void): void {
     const client = useQueryClient();
-    const companyId = useAuth().user?.companyId ?? null;
     const live = def.live;
-    useSocketEvent<Record<string, unknown> & { action: LiveEvent<T>["action"] }>(
-      live && companyId !== null ? live.channel(companyId) : null,
-      (event) => {
-        if (!live) return;
-        if (event.action === "reload") {
-          void client.invalidateQueries({ queryKey: keys.lists() });
-          also?.({ action: "reload" });
-          return;
-        }
-        if (event.action === "delete") {
-          const id = Number(event[live.idField]);
-          replayed.note(client, () => remove(client, id));
-          also?.({ action: "delete", id });
-          return;
-        }
-        const item = event[live.item] as T;
-        replayed.note(client, () => upsert(client, item));
-        also?.({ action: event.action, item });
-      },
-    );
+    useSocketEvent(live ? live.channel : null, (event) => {
+      if (!live) return;
+      if (event.action === "reload") {
+        void client.invalidateQueries({ queryKey: keys.lists() });
+        also?.({ action: "reload" });
+        return;
+      }
+      if (event.action === "delete") {
+        const id = Number((event as Record<string, unknown>)[live.idField]);
+        replayed.note(client, () => remove(client, id));
+        also?.({ action: "delete", id });
+        return;
+      }
+      const item = (event as Record<string, unknown>)[live.item] as T;
+      replayed.note(client, () => upsert(client, item));
+      also?.({ action: event.action, item });
+    });
     useEffect(() => replayed.watch(client), [client]);
     useOnConnect((join) => {
       if (live) void client.invalidateQueries({ queryKey: keys.all, predicate: readBefore(join) });

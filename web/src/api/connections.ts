@@ -1,13 +1,6 @@
-import {
-  type ConnectionEvent,
-  type ConnectionForm,
-  type ConnectionSessionEvent,
-  type ConnectionView,
-  Events,
-} from "@charla/contracts";
+import type { ConnectionForm, ConnectionSessionEvent, ConnectionView } from "@charla/contracts";
 import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
-import { useAuth } from "../auth/context";
 import { useSocketEvent } from "../realtime/context";
 import { api } from "./client";
 
@@ -88,16 +81,14 @@ export function applySessionToCache(client: QueryClient, session: ConnectionSess
 
 /** The company's connection channels; mounted once with the other company-wide listeners. */
 export function useConnectionEvents(): void {
-  const { user } = useAuth();
   const client = useQueryClient();
-  const companyId = user?.companyId ?? null;
 
-  useSocketEvent<ConnectionEvent>(companyId === null ? null : Events.whatsapp(companyId), (event) => {
+  useSocketEvent("whatsapp", (event) => {
     if (event.action === "delete") removeConnectionFromCache(client, event.whatsappId);
     else if (event.action === "update") upsertConnectionInCache(client, event.whatsapp);
   });
 
-  useSocketEvent<ConnectionSessionEvent>(companyId === null ? null : Events.whatsappSession(companyId), (event) => {
+  useSocketEvent("whatsappSession", (event) => {
     if (event.action === "update") applySessionToCache(client, event.session);
   });
 }

@@ -2,15 +2,12 @@ import {
   type ContactListForm,
   type ContactListImportResult,
   type ContactListItemCreate,
-  type ContactListItemEvent,
   type ContactListItemForm,
   type ContactListItemView,
   type ContactListView,
-  Events,
   normalizeNumber,
 } from "@charla/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useAuth } from "../auth/context";
 import type { Language } from "../i18n/texts";
 import { saveBlob } from "../lib/save-blob";
 import { useSocketEvent } from "../realtime/context";
@@ -32,7 +29,7 @@ export const contactListCollection = defineCollection<ContactListView, ContactLi
   pageField: "records",
   matches: (list, search) => list.name.toLowerCase().includes(search.trim().toLowerCase()),
   order: byName,
-  live: { channel: Events.contactList, item: "record", idField: "id" },
+  live: { channel: "contactList", item: "record", idField: "id" },
 });
 
 /** GET /contact-lists/list: every list of the company, by name (the campaign dialog's picker). */
@@ -92,24 +89,27 @@ export type ImportProgress = { done: number; total: number };
  */
 export function useContactListItemEvents(listId: number, onImportProgress: (progress: ImportProgress) => void): void {
   const client = useQueryClient();
-  const companyId = useAuth().user?.companyId ?? null;
   const items = contactListItemCollection(listId);
-  useSocketEvent<ContactListItemEvent>(companyId === null ? null : Events.contactListItemsOf(companyId, listId), (event) => {
-    switch (event.action) {
-      case "create":
-      case "update":
-        items.upsert(client, event.record);
-        return;
-      case "delete":
-        items.remove(client, event.id);
-        return;
-      case "reload":
-        void client.invalidateQueries({ queryKey: items.keys.lists() });
-        return;
-      case "import":
-        onImportProgress({ done: event.done, total: event.total });
-    }
-  });
+  useSocketEvent(
+    "contactListItemsOf",
+    (event) => {
+      switch (event.action) {
+        case "create":
+        case "update":
+          items.upsert(client, event.record);
+          return;
+        case "delete":
+          items.remove(client, event.id);
+          return;
+        case "reload":
+          void client.invalidateQueries({ queryKey: items.keys.lists() });
+          return;
+        case "import":
+          onImportProgress({ done: event.done, total: event.total });
+      }
+    },
+    listId,
+  );
 }
 
 /** GET /contact-lists/example: the example sheet in the interface's language, saved under `fileName`. */

@@ -1,4 +1,4 @@
-import { type ContactForm, type ContactListImportResult, type ContactView, Events, normalizeNumber } from "@charla/contracts";
+import { type ContactForm, type ContactListImportResult, type ContactView, normalizeNumber } from "@charla/contracts";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, apiBlob, apiUpload } from "./client";
 import { saveBlob } from "../lib/save-blob";
@@ -17,7 +17,7 @@ export const contactCollection = defineCollection<ContactView, ContactForm>({
     return contact.name.toLowerCase().includes(needle) || (digits !== "" && contact.number.includes(digits));
   },
   order: (a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: "base" }) || a.id - b.id,
-  live: { channel: Events.contact, item: "contact", idField: "contactId" },
+  live: { channel: "contact", item: "contact", idField: "contactId" },
 });
 
 /** The file name the export is saved under, whatever the server suggests. */

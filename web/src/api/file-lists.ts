@@ -1,4 +1,4 @@
-import { Events, type FileListForm, type FileListView } from "@charla/contracts";
+import type { FileListForm, FileListView } from "@charla/contracts";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "./client";
 import { defineCollection } from "./collection";
@@ -12,7 +12,7 @@ export const fileListCollection = defineCollection<FileListView, FileListForm>({
   pageField: "files",
   matches: (list, search) => list.name.toLowerCase().includes(search.trim().toLowerCase()),
   order: (a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: "base" }) || a.id - b.id,
-  live: { channel: Events.file, item: "record", idField: "id" },
+  live: { channel: "file", item: "record", idField: "id" },
 });
 
 /** POST /files/uploadList/{fileId} with secondary §7's fields: the n-th file goes to the n-th id's option. */

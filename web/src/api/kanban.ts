@@ -1,4 +1,4 @@
-import { Events, type KanbanLanes, type KanbanPage, type KanbanTicket, type TagRef, type TagView } from "@charla/contracts";
+import type { KanbanLanes, KanbanPage, KanbanTicket, TagRef, TagView } from "@charla/contracts";
 import { type InfiniteData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef } from "react";
 import { useAuth } from "../auth/context";
@@ -116,7 +116,6 @@ const LIVE_DEBOUNCE_MS = 300;
  */
 export function useKanbanLiveEvents(): void {
   const client = useQueryClient();
-  const companyId = useAuth().user?.companyId ?? null;
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const pending = useRef({ lanes: false });
   useEffect(
@@ -136,6 +135,6 @@ export function useKanbanLiveEvents(): void {
       void client.invalidateQueries({ queryKey: withLanes ? kanbanKeys.all : kanbanKeys.boards() });
     }, LIVE_DEBOUNCE_MS);
   };
-  useSocketEvent(companyId === null ? null : Events.ticket(companyId), () => refresh(false));
-  useSocketEvent(companyId === null ? null : Events.tag(companyId), () => refresh(true));
+  useSocketEvent("ticket", () => refresh(false));
+  useSocketEvent("tag", () => refresh(true));
 }

@@ -1,11 +1,4 @@
-import {
-  Events,
-  type QueueForm,
-  type QueueOptionForm,
-  type QueueOptionUpdateForm,
-  type QueueOptionView,
-  type QueueView,
-} from "@charla/contracts";
+import type { QueueForm, QueueOptionForm, QueueOptionUpdateForm, QueueOptionView, QueueView } from "@charla/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "./client";
 import { defineCollection } from "./collection";
@@ -18,7 +11,7 @@ export const queueCollection = defineCollection<QueueView, QueueForm>({
   path: "/queue",
   matches: (queue, search) => queue.name.toLowerCase().includes(search.trim().toLowerCase()),
   order: (a, b) => (a.orderQueue ?? last) - (b.orderQueue ?? last) || a.name.localeCompare(b.name),
-  live: { channel: Events.queue, item: "queue", idField: "queueId" },
+  live: { channel: "queue", item: "queue", idField: "queueId" },
 });
 
 export const queueOptionKeys = {

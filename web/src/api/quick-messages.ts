@@ -1,4 +1,4 @@
-import { Events, type QuickMessageForm, type QuickMessageView } from "@charla/contracts";
+import type { QuickMessageForm, QuickMessageView } from "@charla/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, apiBlob } from "./client";
 import { defineCollection } from "./collection";
@@ -18,7 +18,7 @@ export const quickMessageCollection = defineCollection<QuickMessageView, QuickMe
     return !needle || reply.shortcode.toLowerCase().includes(needle) || reply.message.toLowerCase().includes(needle);
   },
   order: (a, b) => (a.shortcode < b.shortcode ? -1 : a.shortcode > b.shortcode ? 1 : a.id - b.id),
-  live: { channel: Events.quickMessage, item: "record", idField: "id" },
+  live: { channel: "quickMessage", item: "record", idField: "id" },
 });
 
 const composerKey = ["quick-messages", "composer"] as const;

@@ -1,4 +1,4 @@
-import { Events, type TagForm, type TagsSyncForm, type TagView, type TicketView } from "@charla/contracts";
+import type { TagForm, TagsSyncForm, TagView, TicketView } from "@charla/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "./client";
 import { defineCollection } from "./collection";
@@ -22,7 +22,7 @@ export const tagCollection = defineCollection<TagView, TagForm>({
   pageField: "tags",
   matches: (tag, search) => tag.name.toLowerCase().includes(search.trim().toLowerCase()),
   order: (a, b) => a.name.localeCompare(b.name) || a.id - b.id,
-  live: { channel: Events.tag, item: "tag", idField: "tagId" },
+  live: { channel: "tag", item: "tag", idField: "tagId" },
 });
 
 /** GET /tags/list: every tag of the company, by name (the chat header's picker). */

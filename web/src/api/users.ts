@@ -1,4 +1,4 @@
-import { Events, type UserCreateForm, type UserUpdateForm, type UserView } from "@charla/contracts";
+import type { UserCreateForm, UserUpdateForm, UserView } from "@charla/contracts";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "./client";
 import { defineCollection } from "./collection";
@@ -12,7 +12,7 @@ export const userCollection = defineCollection<UserView, UserCreateForm | UserUp
     const needle = search.trim().toLowerCase();
     return !needle || user.name.toLowerCase().includes(needle) || user.email.toLowerCase().includes(needle);
   },
-  live: { channel: Events.user, item: "user", idField: "userId" },
+  live: { channel: "user", item: "user", idField: "userId" },
 });
 
 export function useUploadProfileImage() {

@@ -1,5 +1,7 @@
+import { Events, type SocketChannel, type SocketPayloads } from "@charla/contracts";
 import { createContext, useContext, useEffect, useRef } from "react";
 import type { Socket } from "socket.io-client";
+import { AuthContext } from "../auth/context";
 import { joinOf } from "./joins";
 
 export const SocketContext = createContext<Socket | null>(null);
@@ -8,14 +10,30 @@ export function useSocket(): Socket | null {
   return useContext(SocketContext);
 }
 
-/** Listens to one event while mounted; the latest handler is used without re-subscribing. */
-export function useSocketEvent<T>(event: string | null, handler: (payload: T) => void): void {
+/** What a channel's name needs beyond the company (a contact list's own channel: the list's id). */
+type ChannelArgs<C extends SocketChannel> = Parameters<(typeof Events)[C]> extends [number, ...infer Rest] ? Rest : never;
+
+/**
+ * Listens to one channel of the signed-in user's company while mounted (`null`: none for now). The
+ * event's name and its payload's type both come from the contracts (`Events`, `SocketPayloads`), as the
+ * server's, so no caller picks a payload type. The latest handler is used without re-subscribing.
+ */
+export function useSocketEvent<C extends SocketChannel>(
+  channel: C | null,
+  handler: (payload: SocketPayloads[C]) => void,
+  ...args: ChannelArgs<C>
+): void {
   const socket = useSocket();
+  // no socket without a session; read softly, as a screen without one (sign-in) listens to nothing
+  const companyId = useContext(AuthContext)?.user?.companyId ?? null;
   const handlerRef = useRef(handler);
   handlerRef.current = handler;
+  // every channel's name is built from numbers: the company's id, then what ChannelArgs adds
+  const nameOf = (c: C) => Events[c] as (...ids: number[]) => string;
+  const event = channel === null || companyId === null ? null : nameOf(channel)(companyId, ...(args as number[]));
   useEffect(() => {
     if (!socket || !event) return;
-    const listener = (payload: T) => handlerRef.current(payload);
+    const listener = (payload: SocketPayloads[C]) => handlerRef.current(payload);
     socket.on(event, listener);
     return () => {
       socket.off(event, listener);

@@ -1,4 +1,4 @@
-import { Events, SettingDefinitions, type SettingView, isSettingKey } from "@charla/contracts";
+import { SettingDefinitions, isSettingKey } from "@charla/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { toast } from "../lib/toast";
@@ -9,9 +9,6 @@ import { userCollection } from "../api/users";
 import { useAuth } from "../auth/context";
 import { sessionPatchOf } from "../auth/session";
 import { useSocketEvent } from "./context";
-
-type AuthEvent = { action: "update"; user: { id: number } };
-type SettingsEvent = { action: "update"; setting: SettingView };
 
 const OTHER_SESSION_DELAY_MS = 1000;
 
@@ -24,7 +21,6 @@ export function useCompanyEvents(): void {
   const { user, updateUser } = useAuth();
   const queryClient = useQueryClient();
   const { t } = useTranslation("layout");
-  const companyId = user?.companyId ?? null;
   const meId = user?.id ?? null;
 
   // connections and their sessions: the page, the pickers and the menu badge read the same list
@@ -37,7 +33,7 @@ export function useCompanyEvents(): void {
 
   contactCollection.useLiveEvents();
 
-  useSocketEvent<SettingsEvent>(companyId === null ? null : Events.settings(companyId), (event) => {
+  useSocketEvent("settings", (event) => {
     if (event.action !== "update") return;
     // Secret values are broadcast blank; those who may read them fetch the list again instead.
     if (isSecretSetting(event.setting.key)) void queryClient.invalidateQueries({ queryKey: settingKeys.all });
@@ -45,7 +41,7 @@ export function useCompanyEvents(): void {
   });
 
   // core §4: a login elsewhere ends this session after a notice.
-  useSocketEvent<AuthEvent>(companyId === null ? null : Events.auth(companyId), (event) => {
+  useSocketEvent("auth", (event) => {
     if (event.action !== "update" || event.user.id !== meId) return;
     // the 1 s runs from when the notice is on screen: the toast library may still be on its way
     void toast.error(t("session.otherDevice")).then(() =>

@@ -1,4 +1,4 @@
-import { Ack, Events, Limits, normalizeNumber, type SharedLocation, SimulatorInboundForm } from "@charla/contracts";
+import { Ack, Limits, normalizeNumber, type SharedLocation, SimulatorInboundForm } from "@charla/contracts";
 import { zodResolver } from "@hookform/resolvers/zod";
 import PhoneIcon from "@mui/icons-material/PhoneAndroidOutlined";
 import Alert from "@mui/material/Alert";
@@ -19,7 +19,6 @@ import {
   useSimulatorConnections,
   useSimulatorThread,
 } from "../../api/simulator";
-import { useAuth } from "../../auth/context";
 import { PageContainer } from "../../components/PageContainer";
 import { ContactCardDialog } from "../../components/share/ContactCardDialog";
 import { LocationDialog } from "../../components/share/LocationDialog";
@@ -65,8 +64,6 @@ export default function SimulatorPage() {
   const { t } = useTranslation("simulator");
   const theme = useTheme();
   const wide = useMediaQuery(theme.breakpoints.up("md"));
-  const { user } = useAuth();
-  const companyId = user?.companyId ?? null;
   const queryClient = useQueryClient();
 
   const connections = useSimulatorConnections();
@@ -95,7 +92,7 @@ export default function SimulatorPage() {
   const visible = usePageVisible();
 
   // Live: any message event of the company may be an agent's answer; the 3 s poll covers the rest.
-  useSocketEvent(companyId === null ? null : Events.appMessage(companyId), () => {
+  useSocketEvent("appMessage", () => {
     void queryClient.invalidateQueries({ queryKey: simulatorKeys.threads });
   });
 

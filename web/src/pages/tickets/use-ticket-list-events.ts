@@ -1,15 +1,12 @@
-import { type AppMessageEvent, Events } from "@charla/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import {
   markTicketReadInLists,
   removeTicketFromLists,
-  type TicketEvent,
   ticketKeys,
   upsertTicketInLists,
   useTicketViewer,
 } from "../../api/tickets";
 import { dropPrefetched } from "../../api/ticket-lists";
-import { useAuth } from "../../auth/context";
 import { useOnConnect, useSocketEvent } from "../../realtime/context";
 import { readBefore } from "../../realtime/reads";
 
@@ -19,12 +16,10 @@ import { readBefore } from "../../realtime/reads";
  * the top. Mounted once for the whole session, so lists stay right while other pages are shown.
  */
 export function useTicketListEvents(): void {
-  const { user } = useAuth();
   const client = useQueryClient();
   const viewer = useTicketViewer();
-  const companyId = user?.companyId ?? null;
 
-  useSocketEvent<TicketEvent>(companyId === null ? null : Events.ticket(companyId), (event) => {
+  useSocketEvent("ticket", (event) => {
     if (!viewer) return;
     dropPrefetched();
     switch (event.action) {
@@ -41,7 +36,7 @@ export function useTicketListEvents(): void {
     }
   });
 
-  useSocketEvent<AppMessageEvent>(companyId === null ? null : Events.appMessage(companyId), (event) => {
+  useSocketEvent("appMessage", (event) => {
     if (!viewer) return;
     dropPrefetched();
     // A new message brings the ticket up with its unread count; acks and edits only refresh it.

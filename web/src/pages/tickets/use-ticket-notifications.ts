@@ -1,8 +1,7 @@
-import { type AppMessageEvent, Events, type MessageView, type TicketView } from "@charla/contracts";
+import type { MessageView, TicketView } from "@charla/contracts";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { matchPath, useLocation, useNavigate } from "react-router";
-import type { TicketEvent } from "../../api/tickets";
 import { useAuth } from "../../auth/context";
 import { readItem, StorageKeys, writeItem } from "../../lib/storage";
 import { readVolume } from "../../lib/volume";
@@ -33,7 +32,6 @@ export function useTicketNotifications(): void {
   const { t } = useTranslation("tickets");
   const navigate = useNavigate();
   const { pathname } = useLocation();
-  const companyId = user?.companyId ?? null;
   const openUuid = useRef<string | null>(null);
   openUuid.current = matchPath("/tickets/:ticketId", pathname)?.params.ticketId ?? null;
 
@@ -75,7 +73,7 @@ export function useTicketNotifications(): void {
     }
   };
 
-  useSocketEvent<AppMessageEvent>(companyId === null ? null : Events.appMessage(companyId), (event) => {
+  useSocketEvent("appMessage", (event) => {
     if (!user || event.action !== "create" || event.message.fromMe) return;
     const { ticket, message } = event;
     if (ticket.userId !== null && ticket.userId !== user.id) return;
@@ -86,7 +84,7 @@ export function useTicketNotifications(): void {
     notify(ticket, t("notifications.message", { name }), bodyOf(message, label));
   });
 
-  useSocketEvent<TicketEvent>(companyId === null ? null : Events.ticket(companyId), (event) => {
+  useSocketEvent("ticket", (event) => {
     if (!user || event.action !== "transfer" || event.toUserId !== user.id) return;
     const name = event.ticket.contact.name || event.ticket.contact.number;
     notify(event.ticket, t("notifications.transferred"), name);

@@ -1,4 +1,4 @@
-import { type AppMessageEvent, ClientEvents, Events, type TicketEvent, type TicketView } from "@charla/contracts";
+import { ClientEvents, type TicketView } from "@charla/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
@@ -8,7 +8,6 @@ import { api } from "../../../api/client";
 import { addMessageToCache, updateMessageInCache } from "../../../api/messages";
 import { putTicketInCache } from "../../../api/ticket-actions";
 import { ticketKeys } from "../../../api/tickets";
-import { useAuth } from "../../../auth/context";
 import { useSocket, useSocketEvent } from "../../../realtime/context";
 
 /** One toast however many times the deletion is heard (own click and the live event). */
@@ -21,12 +20,10 @@ const READ_DELAY_MS = 1500;
  * and updates messages, follows the header, and leaves when the ticket is deleted.
  */
 export function useChatEvents(ticket: TicketView): void {
-  const { user } = useAuth();
   const socket = useSocket();
   const client = useQueryClient();
   const navigate = useNavigate();
   const { t } = useTranslation("chat");
-  const companyId = user?.companyId ?? null;
   const ticketId = ticket.id;
   const readTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
@@ -57,7 +54,7 @@ export function useChatEvents(ticket: TicketView): void {
     };
   }, [socket, ticketId, client]);
 
-  useSocketEvent<AppMessageEvent>(companyId === null ? null : Events.appMessage(companyId), (event) => {
+  useSocketEvent("appMessage", (event) => {
     if (event.message.ticketId !== ticketId) return;
     if (event.action === "create") {
       addMessageToCache(client, event.message);
@@ -68,7 +65,7 @@ export function useChatEvents(ticket: TicketView): void {
     if (event.ticket?.id === ticketId) putTicketInCache(client, event.ticket);
   });
 
-  useSocketEvent<TicketEvent>(companyId === null ? null : Events.ticket(companyId), (event) => {
+  useSocketEvent("ticket", (event) => {
     if (event.action === "update" && event.ticket.id === ticketId) {
       putTicketInCache(client, event.ticket);
       return;
