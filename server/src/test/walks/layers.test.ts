@@ -81,7 +81,8 @@ const PENDING_OTHER_WORK: {
   unscoped: {
     "channels/baileys-deps.ts": {
       count: 2,
-      reason: "points 3/6: stored messages and the connection's number read by whatsappId alone; the driver should ask with its company",
+      reason:
+        "points 3/6: stored messages and the connection's number read by whatsappId alone; the driver should ask with its company",
     },
   },
 };
