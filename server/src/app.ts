@@ -9,7 +9,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import type { DestinationStream } from "pino";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
-import type { Services } from "./context.js";
+import type { AppServices } from "./context.js";
 import { SHUTDOWN_DRAIN_MS, Sessions } from "./channels/sessions.js";
 import { registerChatbot } from "./chatbot/index.js";
 import { registerAutomaticDelivery } from "./modules/messages/automatic.js";
@@ -54,7 +54,7 @@ import { EventBus } from "./events/index.js";
 
 declare module "fastify" {
   interface FastifyInstance {
-    charla: Services;
+    charla: AppServices;
   }
 }
 
@@ -89,7 +89,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const realtime = await createRealtime({ server: app.server, db: database.db, tokens, redisUrl: config.redisUrl, log: app.log });
   const events = new EventBus(app.log);
   registerRealtimeListeners(events, realtime);
-  const services: Services = {
+  const services: AppServices = {
     config,
     db: database.db,
     dbKind: database.kind,

@@ -3,7 +3,7 @@ import type { Config } from "./config.js";
 import type { Db, DbKind } from "./db/client.js";
 import type { Principal } from "./auth/principal.js";
 import type { TokenService } from "./auth/tokens.js";
-import type { Realtime } from "./realtime/realtime.js";
+import type { Realtime, RealtimeControl } from "./realtime/realtime.js";
 import type { EventBus } from "./events/index.js";
 import type { Storage } from "./lib/storage.js";
 import type { Sessions } from "./channels/sessions.js";
@@ -16,7 +16,8 @@ export type Services = {
   db: Db;
   dbKind: DbKind;
   tokens: TokenService;
-  realtime: Realtime;
+  /** Sockets: services publish `events` instead; the emitters are realtime/listeners' alone. */
+  realtime: RealtimeControl;
   /** Domain events: services publish, listeners (realtime/listeners, jobs, the bot) react. */
   events: EventBus;
   storage: Storage;
@@ -26,3 +27,6 @@ export type Services = {
 };
 
 export type RequestCtx = Services & { user: Principal; companyId: number };
+
+/** The app's whole wiring (`app.charla`): tests may stand in for realtime's emitters through it. */
+export type AppServices = Services & { realtime: Realtime };

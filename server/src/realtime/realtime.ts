@@ -12,8 +12,23 @@ import { rooms } from "./rooms.js";
 
 type Emitter = { emit: (event: string, payload: unknown) => void };
 
-/** What services use to broadcast: rooms are always per company, user or session. */
-export type Realtime = {
+/**
+ * What the rest of the server holds (`Services.realtime`): the job runner's sweep and shutdown. Nothing
+ * outside realtime/ puts an event on the wire: services publish domain events and realtime/listeners
+ * present them (only-emitter.test.ts keeps it so).
+ */
+export type RealtimeControl = {
+  /**
+   * Ends this node's sockets of companies that can no longer be used (deactivated, or past their due
+   * date while connected); super users stay. The job runner calls it (jobs/company-sockets.ts);
+   * returns how many it ended.
+   */
+  sweepCompanies(): Promise<number>;
+  close(): Promise<void>;
+};
+
+/** The emitting side, for realtime/listeners: rooms are always per company, user or session. */
+export type Realtime = RealtimeControl & {
   toCompany(companyId: number): Emitter;
   toUser(companyId: number, userId: number): Emitter;
   toSession(sessionId: string): Emitter;
@@ -25,14 +40,7 @@ export type Realtime = {
   endSession(sessionId: string, delayMs?: number): void;
   /** Ends every socket of a company (on every node) but those of the given users (super users stay). */
   endCompany(companyId: number, keepUserIds?: number[]): void;
-  /**
-   * Ends this node's sockets of companies that can no longer be used (deactivated, or past their due
-   * date while connected); super users stay. The job runner calls it (jobs/company-sockets.ts);
-   * returns how many it ended.
-   */
-  sweepCompanies(): Promise<number>;
   io: Server;
-  close(): Promise<void>;
 };
 
 const TICKET_STATUSES = new Set(["open", "pending", "closed", "group", "notification"]);
