@@ -1,10 +1,20 @@
 import { randomUUID } from "node:crypto";
-import { appendFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { Ack } from "@charla/contracts";
 import type { ChannelDriver, DriverContext, InboundMessage, MediaPayload, MethodSpec, Sent, SendOptions } from "../driver.js";
 
-/** One line of the outbox file: a message the simulator was given to send. */
-export type OutboxLine = { whatsappId: number; to: string; id: string; kind: "text" | "media" | "shared"; body: string };
+/**
+ * One line of the outbox file: a message the simulator was given to send. `repeat`: its id had been
+ * sent already (a send cut off by a crash, tried again), which the phone shows once, as WhatsApp does.
+ */
+export type OutboxLine = {
+  whatsappId: number;
+  to: string;
+  id: string;
+  kind: "text" | "media" | "shared";
+  body: string;
+  repeat?: true;
+};
 
 /** A few people in the simulated phone's address book (import from the contacts book). */
 export const SIMULATOR_BOOK = [
@@ -41,6 +51,8 @@ const ACK_DELIVERED_MS = 300;
 export class SimulatorDriver implements ChannelDriver {
   readonly provider = "simulator";
   private connected = false;
+  /** The ids this connection's outbox holds, read from the file once (it outlives the process). */
+  private outboxIds: Set<string> | null = null;
 
   constructor(
     private readonly ctx: DriverContext,
@@ -111,14 +123,26 @@ export class SimulatorDriver implements ChannelDriver {
     this.assertConnected();
     const channelId = opts?.messageId ?? `sim-out-${randomUUID()}`;
     if (this.opts.outbox) {
+      const ids = this.sentIds(this.opts.outbox);
       const line: OutboxLine = { whatsappId: this.ctx.whatsappId, to, id: channelId, kind, body };
+      if (ids.has(channelId)) line.repeat = true;
       appendFileSync(this.opts.outbox, `${JSON.stringify(line)}\n`);
+      ids.add(channelId);
     }
     const later = (ms: number, ack: number) =>
       setTimeout(() => void this.ctx.events.ack(channelId, ack).catch(() => undefined), ms).unref();
     later(ACK_SERVER_MS, Ack.server);
     later(ACK_DELIVERED_MS, Ack.delivered);
     return { channelId, timestamp: new Date() };
+  }
+
+  private sentIds(file: string): Set<string> {
+    if (this.outboxIds) return this.outboxIds;
+    const lines = existsSync(file) ? readFileSync(file, "utf8").split("\n") : [];
+    this.outboxIds = new Set(
+      lines.filter((l) => l.includes(`"whatsappId":${this.ctx.whatsappId},`)).map((l) => (JSON.parse(l) as OutboxLine).id),
+    );
+    return this.outboxIds;
   }
 
   private assertConnected() {

@@ -16,8 +16,9 @@ export const deliverMessagesJob = defineJobKind({
   kind: "message.deliver",
   payload: z.object({ messageIds: z.array(z.number().int().positive()).min(1) }),
   maxAttempts: MAX_ATTEMPTS,
-  // far beyond a send; a run cut off by a crash is taken again once this lapses
-  leaseSec: 90,
+  // far beyond a send; a run cut off by a crash is taken again once this lapses (a second run while a
+  // first one still hangs in the driver would send under the same ids, which WhatsApp shows once)
+  leaseSec: 30,
   // 2, 4, 8, 16, 30 s: about a minute before the last attempt, time for a session lease to move
   backoff: { baseSec: 2, capSec: 30 },
   run: (s, job) => deliverQueued(s, job.companyId, job.payload.messageIds, { lastAttempt: job.attempt >= MAX_ATTEMPTS }),

@@ -50,6 +50,8 @@ describe("#tickets accept message (sendGreetingAccepted)", () => {
     const tk = await w.ticket({ ...leftInBot(), queueOptionId: 7 });
     const res = await put(w.as.ana, tk.id, { status: "open", userId: w.ana.id });
     expect(res.json()).toMatchObject({ status: "open", chatbot: false });
+    // recorded with the accept, sent by its job right after the commit
+    await t.app.charla.events.idle();
     const sent = await automatic(tk.id);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ fromMe: true, isAutomatic: true, userId: null });
