@@ -1,41 +1,17 @@
-import type { AddressInfo } from "node:net";
 import { Events } from "@charla/contracts";
 import { eq } from "drizzle-orm";
-import { type Socket, io as connect } from "socket.io-client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Socket } from "socket.io-client";
+import { describe, expect, it } from "vitest";
 import { scoped } from "../db/scoped.js";
-import { ticketNotes, tickets, whatsappQueues } from "../db/schema/index.js";
+import { ticketNotes, tickets } from "../db/schema/index.js";
 import { loadViewer } from "../modules/tickets/viewer.js";
-import { type TestApp, getTestApp } from "../test/app.js";
-import {
-  addUserQueue,
-  buildCompany,
-  buildContact,
-  buildMessage,
-  buildQueue,
-  buildTag,
-  buildTicket,
-  buildUser,
-  buildWhatsapp,
-  login,
-  type Session,
-} from "../test/factories.js";
+import { buildContact, buildMessage, buildTag, buildTicket, buildWhatsapp, type Session } from "../test/factories.js";
 import { caller, expectError } from "../test/http.js";
+import { scenario } from "../test/scenario.js";
+import { listeningTestApp } from "../test/sockets.js";
 import { canSeeTicket, ticketAudience, visibleTickets } from "./tickets.js";
 
-let t: TestApp;
-let base: string;
-const sockets: Socket[] = [];
-
-beforeAll(async () => {
-  t = await getTestApp();
-  await t.app.listen({ port: 0, host: "127.0.0.1" });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  for (const s of sockets) s.disconnect();
-  await t.close();
-});
+const t = listeningTestApp();
 
 const call = caller(() => t.app);
 
@@ -46,67 +22,34 @@ const call = caller(() => t.app);
  * open and Ana's, with a message, a file and a note.
  */
 async function world() {
-  const c = await buildCompany(t.app);
-  const wa = await buildWhatsapp(t.app, c.id, { provider: "simulator", status: "CONNECTED", isDefault: true });
-  const wa2 = await buildWhatsapp(t.app, c.id, { provider: "simulator", status: "CONNECTED" });
-  const sales = await buildQueue(t.app, c.id, { name: "Ventas" });
-  const support = await buildQueue(t.app, c.id, { name: "Soporte" });
-  await t.app.charla.db.insert(whatsappQueues).values({ companyId: c.id, whatsappId: wa.id, queueId: sales.id });
-  const ana = await buildUser(t.app, c.id, { name: "Ana" });
-  const beto = await buildUser(t.app, c.id, { name: "Beto" });
-  const carla = await buildUser(t.app, c.id, { name: "Carla", allTicket: "enable" });
-  const dora = await buildUser(t.app, c.id, { name: "Dora" });
-  const sub = await buildUser(t.app, c.id, { name: "Sub", profile: "subadmin" });
-  await addUserQueue(t.app, c.id, ana.id, sales.id);
-  await addUserQueue(t.app, c.id, beto.id, sales.id);
-  await addUserQueue(t.app, c.id, dora.id, support.id);
-  const [admin, sAna, sBeto, sCarla, sDora, sSub] = await Promise.all(
-    [c.admin, ana, beto, carla, dora, sub].map((u) => login(t.app, u)),
-  );
-  const contact = await buildContact(t.app, c.id, { name: "Cliente Privado" });
-  const ticket = await buildTicket(t.app, c.id, {
-    contactId: contact.id,
-    whatsappId: wa.id,
-    queueId: sales.id,
-    status: "open",
-    userId: ana.id,
+  const w = await scenario(t.app, {
+    queues: { sales: { name: "Ventas", offered: true }, support: "Soporte" },
+    agents: {
+      ana: { name: "Ana", queues: ["sales"] },
+      beto: { name: "Beto", queues: ["sales"] },
+      carla: { name: "Carla", allTicket: "enable" },
+      dora: { name: "Dora", queues: ["support"] },
+      sub: { name: "Sub", profile: "subadmin" },
+    },
   });
-  const mediaPath = await t.app.charla.storage.write(c.id, `media/policy-${ticket.id}.txt`, Buffer.from("secreto"));
+  const wa2 = await buildWhatsapp(t.app, w.companyId, { provider: "simulator", status: "CONNECTED" });
+  const contact = await w.contact({ name: "Cliente Privado" });
+  const ticket = await w.ticket({ contactId: contact.id, status: "open", userId: w.ana.id });
+  const mediaPath = await t.app.charla.storage.write(w.companyId, `media/policy-${ticket.id}.txt`, Buffer.from("secreto"));
   const message = await buildMessage(t.app, ticket, { body: "mi dirección es secreta" });
   const file = await buildMessage(t.app, ticket, { body: "", mediaType: "document", mediaPath, mediaName: "a.txt" });
   const [note] = await t.app.charla.db
     .insert(ticketNotes)
-    .values({ companyId: c.id, ticketId: ticket.id, contactId: contact.id, userId: ana.id, note: "Cliente VIP" })
+    .values({ companyId: w.companyId, ticketId: ticket.id, contactId: contact.id, userId: w.ana.id, note: "Cliente VIP" })
     .returning();
-  return {
-    c,
-    wa,
-    wa2,
-    sales,
-    support,
-    ana,
-    beto,
-    carla,
-    dora,
-    admin,
-    sAna,
-    sBeto,
-    sCarla,
-    sDora,
-    sSub,
-    contact,
-    ticket,
-    message,
-    file,
-    note,
-  };
+  return { ...w, wa2, contact, ticket, message, file, note };
 }
 
 type World = Awaited<ReturnType<typeof world>>;
 
 /** Every way of reaching a ticket by its id: read, uuid, messages, media, notes, tags, update. */
 async function reach(w: World, s: Session) {
-  const tag = await buildTag(t.app, w.c.id);
+  const tag = await buildTag(t.app, w.companyId);
   const notesOf = `/ticket-notes/list?ticketId=${w.ticket.id}&contactId=${w.contact.id}`;
   return {
     byId: await call(s, "GET", `/tickets/${w.ticket.id}`),
@@ -117,15 +60,6 @@ async function reach(w: World, s: Session) {
     addNote: await call(s, "POST", "/ticket-notes", { ticketId: w.ticket.id, contactId: w.contact.id, note: "otra nota" }),
     tags: await call(s, "POST", "/tags/sync", { ticketId: w.ticket.id, tags: [{ id: tag.id }] }),
   };
-}
-
-function open(token: string): Promise<Socket> {
-  const s = connect(base, { path: "/socket.io", auth: { token }, transports: ["websocket"], reconnection: false });
-  sockets.push(s);
-  return new Promise((resolve, reject) => {
-    s.on("connect", () => resolve(s));
-    s.on("connect_error", reject);
-  });
 }
 
 /** The payloads of `event` a socket receives while `act` runs and shortly after. */
@@ -145,7 +79,7 @@ async function received(s: Socket, event: string, act: () => Promise<unknown>, s
 describe("#policy an agent does not see a colleague's open ticket (core §6)", () => {
   it("answers 404 on every route by id to a colleague of the same queue; the assignee and staff reach it", async () => {
     const w = await world();
-    const beto = await reach(w, w.sBeto);
+    const beto = await reach(w, w.as.beto);
     expectError(beto.byId, 404, "ERR_NO_TICKET_FOUND");
     expectError(beto.byUuid, 404, "ERR_NO_TICKET_FOUND");
     expectError(beto.messages, 404, "ERR_NO_TICKET_FOUND");
@@ -153,19 +87,19 @@ describe("#policy an agent does not see a colleague's open ticket (core §6)", (
     expectError(beto.notes, 404, "ERR_NO_TICKET_FOUND");
     expectError(beto.addNote, 404, "ERR_NO_TICKET_FOUND");
     expectError(beto.tags, 404, "ERR_NO_TICKET_FOUND");
-    expectError(await call(w.sBeto, "DELETE", `/ticket-notes/${w.note.id}`), 404, "ERR_NO_NOTE_FOUND");
-    expectError(await call(w.sBeto, "PUT", `/tickets/${w.ticket.id}`, { status: "closed" }), 404, "ERR_NO_TICKET_FOUND");
+    expectError(await call(w.as.beto, "DELETE", `/ticket-notes/${w.note.id}`), 404, "ERR_NO_NOTE_FOUND");
+    expectError(await call(w.as.beto, "PUT", `/tickets/${w.ticket.id}`, { status: "closed" }), 404, "ERR_NO_TICKET_FOUND");
     // an accept a moment too late (the list still showed it pending) says who took it; another queue's agent learns nothing
     const late = { status: "open", userId: w.beto.id, expectedStatus: "pending" };
-    const tooLate = await call(w.sBeto, "PUT", `/tickets/${w.ticket.id}`, late);
+    const tooLate = await call(w.as.beto, "PUT", `/tickets/${w.ticket.id}`, late);
     expectError(tooLate, 409, "ERR_TICKET_ALREADY_ACCEPTED");
     expect(tooLate.json().message).toContain("Ana");
-    expectError(await call(w.sDora, "PUT", `/tickets/${w.ticket.id}`, late), 404, "ERR_NO_TICKET_FOUND");
+    expectError(await call(w.as.dora, "PUT", `/tickets/${w.ticket.id}`, late), 404, "ERR_NO_TICKET_FOUND");
     // nor does the body leak through the list or a search
-    const listed = await call(w.sBeto, "GET", "/tickets?status=open&showAll=true&searchParam=Privado");
+    const listed = await call(w.as.beto, "GET", "/tickets?status=open&showAll=true&searchParam=Privado");
     expect(listed.json().tickets).toEqual([]);
 
-    for (const s of [w.sAna, w.admin, w.sSub]) {
+    for (const s of [w.as.ana, w.admin, w.as.sub]) {
       const ok = await reach(w, s);
       expect(ok.byId.json()).toMatchObject({ id: w.ticket.id, userId: w.ana.id });
       expect(ok.byUuid.statusCode).toBe(200);
@@ -181,25 +115,25 @@ describe("#policy an agent does not see a colleague's open ticket (core §6)", (
     const w = await world();
     const db = t.app.charla.db;
     await db.update(tickets).set({ status: "pending", userId: null }).where(eq(tickets.id, w.ticket.id));
-    expect((await call(w.sBeto, "GET", `/tickets/${w.ticket.id}`)).statusCode).toBe(200);
+    expect((await call(w.as.beto, "GET", `/tickets/${w.ticket.id}`)).statusCode).toBe(200);
     // another queue's agent still does not see it
-    expectError(await call(w.sDora, "GET", `/tickets/${w.ticket.id}`), 404, "ERR_NO_TICKET_FOUND");
+    expectError(await call(w.as.dora, "GET", `/tickets/${w.ticket.id}`), 404, "ERR_NO_TICKET_FOUND");
 
     await db.update(tickets).set({ status: "closed", userId: w.ana.id }).where(eq(tickets.id, w.ticket.id));
-    const beto = await reach(w, w.sBeto);
+    const beto = await reach(w, w.as.beto);
     expect(beto.byId.json()).toMatchObject({ status: "closed", userId: w.ana.id });
     expect(beto.messages.json().messages.map((m: { id: number }) => m.id)).toContain(w.message.id);
     expect(beto.media.statusCode).toBe(200);
     expect(beto.notes.json().map((n: { id: number }) => n.id)).toContain(w.note.id);
-    expectError(await call(w.sDora, "GET", `/tickets/${w.ticket.id}`), 404, "ERR_NO_TICKET_FOUND");
+    expectError(await call(w.as.dora, "GET", `/tickets/${w.ticket.id}`), 404, "ERR_NO_TICKET_FOUND");
   });
 
   it("sends its live message events to the assignee and staff only, whatever rooms a colleague joins", async () => {
     const w = await world();
-    const [ana, beto, admin] = await Promise.all([open(w.sAna.token), open(w.sBeto.token), open(w.admin.token)]);
+    const [ana, beto, admin] = await Promise.all([t.open(w.as.ana), t.open(w.as.beto), t.open(w.admin)]);
     beto.emit("joinChatBox", String(w.ticket.id));
     beto.emit("joinTickets", "open");
-    const event = Events.appMessage(w.c.id);
+    const event = Events.appMessage(w.companyId);
     // staff get it whenever the send lands, however long Ana's request takes: polled below, not a fixed window
     const gotAdmin: unknown[] = [];
     const onAdmin = (payload: unknown) => gotAdmin.push(payload);
@@ -207,7 +141,7 @@ describe("#policy an agent does not see a colleague's open ticket (core §6)", (
     const [gotBeto, gotAna] = await Promise.all([
       received(beto, event, async () => undefined, 2000),
       received(ana, event, async () => {
-        const res = await call(w.sAna, "POST", `/messages/${w.ticket.id}`, { body: "respuesta privada" });
+        const res = await call(w.as.ana, "POST", `/messages/${w.ticket.id}`, { body: "respuesta privada" });
         expect(res.statusCode).toBe(201);
       }),
     ]);
@@ -222,21 +156,21 @@ describe("#policy an agent does not see a colleague's open ticket (core §6)", (
   it("lists only the notes of tickets the caller may see", async () => {
     const w = await world();
     // an earlier, closed conversation of the same contact in Beto's queue, with its own note
-    const closed = await buildTicket(t.app, w.c.id, {
+    const closed = await buildTicket(t.app, w.companyId, {
       contactId: w.contact.id,
-      whatsappId: w.wa.id,
+      whatsappId: w.connection.id,
       queueId: w.sales.id,
       status: "closed",
       userId: w.ana.id,
     });
     const [old] = await t.app.charla.db
       .insert(ticketNotes)
-      .values({ companyId: w.c.id, ticketId: closed.id, contactId: w.contact.id, userId: w.ana.id, note: "Antigua" })
+      .values({ companyId: w.companyId, ticketId: closed.id, contactId: w.contact.id, userId: w.ana.id, note: "Antigua" })
       .returning();
     const query = (ticketId: number) => `/ticket-notes/list?ticketId=${ticketId}&contactId=${w.contact.id}`;
-    const beto = await call(w.sBeto, "GET", query(closed.id));
+    const beto = await call(w.as.beto, "GET", query(closed.id));
     expect(beto.json().map((n: { id: number }) => n.id)).toEqual([old.id]);
-    const ana = await call(w.sAna, "GET", query(closed.id));
+    const ana = await call(w.as.ana, "GET", query(closed.id));
     expect(
       ana
         .json()
@@ -253,7 +187,7 @@ describe("#policy an agent does not see a colleague's open ticket (core §6)", (
       { status: "open", userId: w.ana.id, queueId: w.sales.id },
       { status: "open", userId: w.beto.id, queueId: w.sales.id },
       { status: "open", userId: w.carla.id, queueId: null },
-      { status: "open", userId: w.c.admin.id, queueId: w.support.id },
+      { status: "open", userId: w.company.admin.id, queueId: w.support.id },
       { status: "pending", userId: null, queueId: w.sales.id },
       { status: "pending", userId: null, queueId: w.support.id },
       { status: "pending", userId: null, queueId: null },
@@ -268,11 +202,11 @@ describe("#policy an agent does not see a colleague's open ticket (core §6)", (
     ] as const;
     const rows = [];
     for (const f of facts) {
-      const contact = await buildContact(t.app, w.c.id);
-      rows.push(await buildTicket(t.app, w.c.id, { contactId: contact.id, whatsappId: w.wa.id, ...f }));
+      const contact = await buildContact(t.app, w.companyId);
+      rows.push(await buildTicket(t.app, w.companyId, { contactId: contact.id, whatsappId: w.connection.id, ...f }));
     }
-    const q = scoped(t.app.charla.db, w.c.id);
-    const people = [w.ana, w.beto, w.carla, w.dora, w.c.admin];
+    const q = scoped(t.app.charla.db, w.companyId);
+    const people = [w.ana, w.beto, w.carla, w.dora, w.company.admin];
     const audiences = new Map(await Promise.all(rows.map(async (r) => [r.id, await ticketAudience(q, r)] as const)));
     for (const person of people) {
       const viewer = await loadViewer(q, { ...person, sessionId: "x", plan: null });
@@ -311,26 +245,26 @@ describe("#policy an agent does not see a colleague's open ticket (core §6)", (
 describe("#policy what an agent learns about a live ticket they cannot see", () => {
   it("ERR_OTHER_OPEN_TICKET names the ticket, its user and queue only to who may see it", async () => {
     const w = await world();
-    const closed = await buildTicket(t.app, w.c.id, {
+    const closed = await buildTicket(t.app, w.companyId, {
       contactId: w.contact.id,
-      whatsappId: w.wa.id,
+      whatsappId: w.connection.id,
       queueId: w.sales.id,
       status: "closed",
       userId: w.beto.id,
     });
     // Beto reopens his closed conversation while Ana holds the contact's open one
-    const hidden = await call(w.sBeto, "PUT", `/tickets/${closed.id}`, { status: "open", userId: w.beto.id });
+    const hidden = await call(w.as.beto, "PUT", `/tickets/${closed.id}`, { status: "open", userId: w.beto.id });
     expectError(hidden, 409, "ERR_OTHER_OPEN_TICKET");
     expect(hidden.json().data).toBeUndefined();
     expect(hidden.body).not.toContain(w.ticket.uuid);
     expect(hidden.body).not.toContain("Ana");
     expect(hidden.body).not.toContain("Ventas");
-    const created = await call(w.sBeto, "POST", "/tickets", { contactId: w.contact.id, queueId: w.sales.id });
+    const created = await call(w.as.beto, "POST", "/tickets", { contactId: w.contact.id, queueId: w.sales.id });
     expectError(created, 409, "ERR_OTHER_OPEN_TICKET");
     expect(created.json().data).toBeUndefined();
 
     // Ana and staff learn which one and whose
-    const mine = await call(w.sAna, "POST", "/tickets", { contactId: w.contact.id, queueId: w.sales.id });
+    const mine = await call(w.as.ana, "POST", "/tickets", { contactId: w.contact.id, queueId: w.sales.id });
     expectError(mine, 409, "ERR_OTHER_OPEN_TICKET");
     expect(mine.json().data).toEqual({
       ticketId: w.ticket.id,
@@ -339,26 +273,26 @@ describe("#policy what an agent learns about a live ticket they cannot see", () 
       userName: "Ana",
       queueName: "Ventas",
     });
-    const staff = await call(w.admin, "PUT", `/tickets/${closed.id}`, { status: "open", userId: w.c.admin.id });
+    const staff = await call(w.admin, "PUT", `/tickets/${closed.id}`, { status: "open", userId: w.company.admin.id });
     expectError(staff, 409, "ERR_OTHER_OPEN_TICKET");
     expect(staff.json().data).toMatchObject({ ticketId: w.ticket.id, userName: "Ana", queueName: "Ventas" });
   });
 
   it("an agent opens tickets only in their own queues; staff in any", async () => {
     const w = await world();
-    const other = await buildContact(t.app, w.c.id);
+    const other = await buildContact(t.app, w.companyId);
     expectError(
-      await call(w.sBeto, "POST", "/tickets", { contactId: other.id, queueId: w.support.id }),
+      await call(w.as.beto, "POST", "/tickets", { contactId: other.id, queueId: w.support.id }),
       403,
       "ERR_QUEUE_NOT_ALLOWED",
     );
     expect(await t.app.charla.db.select().from(tickets).where(eq(tickets.contactId, other.id))).toEqual([]);
-    const own = await call(w.sBeto, "POST", "/tickets", { contactId: other.id, queueId: w.sales.id });
+    const own = await call(w.as.beto, "POST", "/tickets", { contactId: other.id, queueId: w.sales.id });
     expect(own.statusCode).toBe(201);
     expect(own.json()).toMatchObject({ queueId: w.sales.id, userId: w.beto.id });
 
-    const third = await buildContact(t.app, w.c.id);
-    const bySub = await call(w.sSub, "POST", "/tickets", { contactId: third.id, queueId: w.support.id });
+    const third = await buildContact(t.app, w.companyId);
+    const bySub = await call(w.as.sub, "POST", "/tickets", { contactId: third.id, queueId: w.support.id });
     expect(bySub.statusCode).toBe(201);
     expect(bySub.json()).toMatchObject({ queueId: w.support.id });
   });

@@ -5,8 +5,9 @@ import type { InboundMessage } from "../channels/driver.js";
 import { contacts, messages, queueOptions, settings, tickets, whatsappQueues } from "../db/schema/index.js";
 import { handleInbound } from "../pipeline/inbound.js";
 import type { TestApp } from "./app.js";
-import { type Session, buildCompany, buildQueue, buildWhatsapp, login } from "./factories.js";
+import { type Session, type buildCompany, buildQueue, type buildWhatsapp } from "./factories.js";
 import { caller, uid } from "./http.js";
+import { scenario } from "./scenario.js";
 
 /**
  * The chatbot's tests talk like a phone: through the simulator's inbound route (the driver's event, the
@@ -20,29 +21,28 @@ export type BotCompany = {
 };
 
 export async function botCompany(
-  t: TestApp,
+  t: Pick<TestApp, "app">,
   connection: Parameters<typeof buildWhatsapp>[2] = {},
   company: Parameters<typeof buildCompany>[1] = {},
 ): Promise<BotCompany> {
-  const c = await buildCompany(t.app, company);
-  const wa = await buildWhatsapp(t.app, c.id, { provider: "simulator", status: "CONNECTED", ...connection });
-  return {
-    companyId: c.id,
-    whatsappId: wa.id,
-    session: await login(t.app, c.admin),
-    source: { companyId: c.id, whatsappId: wa.id },
-  };
+  return botOf(await scenario(t.app, { company, connection: { isDefault: false, ...connection } }));
+}
+
+/** A scenario's company as the chatbot's tests talk to it: through its connection, its admin driving the simulator. */
+export function botOf(w: { companyId: number; connection: { id: number }; admin: Session }): BotCompany {
+  const source = { companyId: w.companyId, whatsappId: w.connection.id };
+  return { ...source, session: w.admin, source };
 }
 
 /** An area offered by the connection. */
-export async function linkQueue(t: TestApp, w: BotCompany, values: Parameters<typeof buildQueue>[2] = {}) {
+export async function linkQueue(t: Pick<TestApp, "app">, w: BotCompany, values: Parameters<typeof buildQueue>[2] = {}) {
   const queue = await buildQueue(t.app, w.companyId, values);
   await t.app.charla.db.insert(whatsappQueues).values({ companyId: w.companyId, whatsappId: w.whatsappId, queueId: queue.id });
   return queue;
 }
 
 export async function addOption(
-  t: TestApp,
+  t: Pick<TestApp, "app">,
   queue: { id: number; companyId: number },
   values: { option: string; title: string; message?: string; parentId?: number | null },
 ) {
@@ -53,7 +53,7 @@ export async function addOption(
   return row;
 }
 
-export async function setSetting(t: TestApp, companyId: number, key: SettingKey, value: string) {
+export async function setSetting(t: Pick<TestApp, "app">, companyId: number, key: SettingKey, value: string) {
   await t.app.charla.db
     .update(settings)
     .set({ value })
@@ -73,7 +73,7 @@ export function week(days: Partial<Record<ScheduleEntry["weekdayEn"], [string, s
 const newNumber = () => `5215${Math.floor(Math.random() * 1e9)}`.padEnd(13, "1");
 
 /** One customer's phone: what it says, and the bot's answers since last asked. */
-export function phone(t: TestApp, w: BotCompany, name = "Ana María") {
+export function phone(t: Pick<TestApp, "app">, w: BotCompany, name = "Ana María") {
   const number = newNumber();
   const call = caller(() => t.app);
   let seen = 0;
