@@ -11,13 +11,13 @@ import {
   buildCompany,
   buildContact,
   buildMessage,
-  buildQueue,
   buildTicket,
   buildUser,
   buildWhatsapp,
   login,
 } from "../../test/factories.js";
 import { caller, expectError } from "../../test/http.js";
+import { scenario } from "../../test/scenario.js";
 import { INTERRUPTED_AFTER_SEC, failInterruptedSends } from "../../jobs/interrupted-sends.js";
 import { sendToTicket } from "./send.js";
 
@@ -77,21 +77,16 @@ afterEach(() => {
   restore = null;
 });
 
+/** An agent of the one queue with an open ticket of theirs, on a connection that is not the default. */
 async function world() {
-  const c = await buildCompany(t.app);
-  const wa = await buildWhatsapp(t.app, c.id, { provider: "simulator", status: "CONNECTED" });
-  const queue = await buildQueue(t.app, c.id);
-  const agent = await buildUser(t.app, c.id);
-  await addUserQueue(t.app, c.id, agent.id, queue.id);
-  const contact = await buildContact(t.app, c.id);
-  const ticket = await buildTicket(t.app, c.id, {
-    contactId: contact.id,
-    whatsappId: wa.id,
-    queueId: queue.id,
-    status: "open",
-    userId: agent.id,
+  const w = await scenario(t.app, {
+    connection: { isDefault: false },
+    queues: { queue: {} },
+    agents: { agent: { queues: ["queue"] } },
   });
-  return { c, wa, queue, agent, contact, ticket, sAgent: await login(t.app, agent), sAdmin: await login(t.app, c.admin) };
+  const contact = await w.contact();
+  const ticket = await w.ticket({ contactId: contact.id, status: "open", userId: w.agent.id });
+  return { ...w, contact, ticket };
 }
 
 const rowsOf = (ticketId: number) => db().select().from(messages).where(eq(messages.ticketId, ticketId));
@@ -101,7 +96,7 @@ describe("#messages send, record first", () => {
     const w = await world();
     const fake = fakeDriver();
     useDriver(fake.driver);
-    const res = await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, { body: "Hola" });
+    const res = await call(w.as.agent, "POST", `/messages/${w.ticket.id}`, { body: "Hola" });
     expect(res.statusCode).toBe(201);
     expect(fake.calls).toHaveLength(1);
     const [first] = fake.calls;
@@ -125,7 +120,11 @@ describe("#messages send, record first", () => {
     const original = t.app.charla.realtime.toUsers;
     t.app.charla.realtime.toUsers = () => ({ emit: (event: string, payload: unknown) => seen.push({ event, payload }) });
     try {
-      expectError(await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, { body: "¿Sigue ahí?" }), 400, "ERR_SENDING_WAPP_MSG");
+      expectError(
+        await call(w.as.agent, "POST", `/messages/${w.ticket.id}`, { body: "¿Sigue ahí?" }),
+        400,
+        "ERR_SENDING_WAPP_MSG",
+      );
     } finally {
       t.app.charla.realtime.toUsers = original;
     }
@@ -135,7 +134,7 @@ describe("#messages send, record first", () => {
     expect(rows[0]).toMatchObject({ body: "¿Sigue ahí?", ack: Ack.failed, ackError: "ERR_SENDING_WAPP_MSG", userId: w.agent.id });
     // the agents see the message with its error mark, not nothing
     expect(seen).toContainEqual({
-      event: Events.appMessage(w.c.id),
+      event: Events.appMessage(w.companyId),
       payload: expect.objectContaining({
         action: "create",
         message: expect.objectContaining({ id: rows[0].id, ack: Ack.failed }),
@@ -162,7 +161,9 @@ describe("#messages send, record first", () => {
     });
     const sessions = Object.assign(Object.create(real.sessions), { driverFor: async () => fake.driver });
     const s: Services = { ...real, db: failingDb, sessions };
-    await expect(sendToTicket(s, w.c.id, w.ticket, { body: "no llega", userId: w.agent.id })).rejects.toThrow("insert refused");
+    await expect(sendToTicket(s, w.companyId, w.ticket, { body: "no llega", userId: w.agent.id })).rejects.toThrow(
+      "insert refused",
+    );
     expect(fake.calls).toEqual([]);
     expect(await rowsOf(w.ticket.id)).toEqual([]);
   });
@@ -172,18 +173,22 @@ describe("#messages send, record first", () => {
     const fake = fakeDriver();
     useDriver(fake.driver);
     const body = { body: "Su pedido salió hoy", clientId: "c0ffee00-0000-4000-8000-000000000001" };
-    const first = await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, body);
-    const again = await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, body);
+    const first = await call(w.as.agent, "POST", `/messages/${w.ticket.id}`, body);
+    const again = await call(w.as.agent, "POST", `/messages/${w.ticket.id}`, body);
     expect(first.statusCode).toBe(201);
     expect(again.statusCode).toBe(201);
     expect(again.json()[0].id).toBe(first.json()[0].id);
     const twice = { body: "Otro", clientId: "c0ffee00-0000-4000-8000-000000000002" };
-    const together = await Promise.all([1, 2, 3].map(() => call(w.sAgent, "POST", `/messages/${w.ticket.id}`, twice)));
+    const together = await Promise.all([1, 2, 3].map(() => call(w.as.agent, "POST", `/messages/${w.ticket.id}`, twice)));
     expect(together.map((r) => r.statusCode)).toEqual([201, 201, 201]);
     expect(new Set(together.map((r) => r.json()[0].id)).size).toBe(1);
     expect(fake.calls.map((c) => c.body)).toEqual(["Su pedido salió hoy", "Otro"]);
     expect(await rowsOf(w.ticket.id)).toHaveLength(2);
-    expectError(await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, { body: "x", clientId: "a:b" }), 400, "ERR_VALIDATION");
+    expectError(
+      await call(w.as.agent, "POST", `/messages/${w.ticket.id}`, { body: "x", clientId: "a:b" }),
+      400,
+      "ERR_VALIDATION",
+    );
   });
 
   it("sends a failed message again on retry, under the same channel id and in the same row", async () => {
@@ -191,10 +196,10 @@ describe("#messages send, record first", () => {
     const fake = fakeDriver((n) => (n === 1 ? "throw" : "ok"));
     useDriver(fake.driver);
     const body = { body: "Reintento", clientId: "retry-0001" };
-    expectError(await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, body), 400, "ERR_SENDING_WAPP_MSG");
-    const retried = await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, body);
+    expectError(await call(w.as.agent, "POST", `/messages/${w.ticket.id}`, body), 400, "ERR_SENDING_WAPP_MSG");
+    const retried = await call(w.as.agent, "POST", `/messages/${w.ticket.id}`, body);
     expect(retried.statusCode).toBe(201);
-    const again = await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, body);
+    const again = await call(w.as.agent, "POST", `/messages/${w.ticket.id}`, body);
     expect(again.json()[0].id).toBe(retried.json()[0].id);
     expect(fake.calls).toHaveLength(2);
     expect(fake.calls[1].opts?.messageId).toBe(fake.calls[0].opts?.messageId);
@@ -219,7 +224,7 @@ describe("#messages send, record first", () => {
     const hangingIds: string[] = [];
     useDriver(hanging);
     const body = { body: "¿Llegó?", clientId: "crash-0001" };
-    const lost = call(w.sAgent, "POST", `/messages/${w.ticket.id}`, body);
+    const lost = call(w.as.agent, "POST", `/messages/${w.ticket.id}`, body);
     await expect.poll(() => hangingIds.length).toBe(1);
     const [queued] = await rowsOf(w.ticket.id);
     expect(queued).toMatchObject({ ack: Ack.queued, body: "¿Llegó?" });
@@ -237,7 +242,7 @@ describe("#messages send, record first", () => {
     restore?.();
     const fake = fakeDriver();
     useDriver(fake.driver);
-    const retried = await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, body);
+    const retried = await call(w.as.agent, "POST", `/messages/${w.ticket.id}`, body);
     expect(retried.statusCode).toBe(201);
     expect(retried.json()[0].id).toBe(queued.id);
     expect(fake.calls).toHaveLength(1);
@@ -261,7 +266,7 @@ describe("#messages send, record first", () => {
         calls.push(channelId);
         await handleInbound(
           t.app.charla,
-          { companyId: w.c.id, whatsappId: w.wa.id },
+          { companyId: w.companyId, whatsappId: w.connection.id },
           {
             channelId,
             number,
@@ -274,7 +279,7 @@ describe("#messages send, record first", () => {
       },
     } as unknown as ChannelDriver;
     useDriver(driver);
-    const res = await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, { body: "Eco" });
+    const res = await call(w.as.agent, "POST", `/messages/${w.ticket.id}`, { body: "Eco" });
     expect(res.statusCode).toBe(201);
     const rows = await rowsOf(w.ticket.id);
     expect(rows).toHaveLength(1);
@@ -288,7 +293,7 @@ describe("#messages send, record first", () => {
       sendText: async (number: string, body: string): Promise<Sent> => {
         await handleInbound(
           t.app.charla,
-          { companyId: w.c.id, whatsappId: w.wa.id },
+          { companyId: w.companyId, whatsappId: w.connection.id },
           {
             channelId: "THEIR-OWN-ID",
             number,
@@ -301,7 +306,7 @@ describe("#messages send, record first", () => {
       },
     } as unknown as ChannelDriver;
     useDriver(driver);
-    const res = await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, { body: "Eco propio", clientId: "own-id-0001" });
+    const res = await call(w.as.agent, "POST", `/messages/${w.ticket.id}`, { body: "Eco propio", clientId: "own-id-0001" });
     expect(res.statusCode).toBe(201);
     const rows = await rowsOf(w.ticket.id);
     expect(rows).toHaveLength(1);
@@ -320,7 +325,7 @@ describe("#messages send, locations and contact cards", () => {
     const fake = fakeDriver();
     useDriver(fake.driver);
     const asked = await buildMessage(t.app, w.ticket, { body: "¿Dónde están?" });
-    const res = await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, {
+    const res = await call(w.as.agent, "POST", `/messages/${w.ticket.id}`, {
       body: "ignored",
       sign: true,
       location: { latitude: 19.4326, longitude: -99.1332, description: "Sucursal Centro\nAv. Juárez 10" },
@@ -347,7 +352,7 @@ describe("#messages send, locations and contact cards", () => {
     const w = await world();
     const fake = fakeDriver();
     useDriver(fake.driver);
-    const res = await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, {
+    const res = await call(w.as.agent, "POST", `/messages/${w.ticket.id}`, {
       contact: { name: "Soporte;\nTEL:+1999 Técnico", number: "+52 (55) 1234-5678" },
     });
     expect(res.statusCode).toBe(201);
@@ -371,8 +376,8 @@ describe("#messages send, locations and contact cards", () => {
     const fake = fakeDriver((n) => (n === 1 ? "throw" : "ok"));
     useDriver(fake.driver);
     const body = { location: { latitude: -23.55, longitude: -46.63 }, clientId: "share-0001" };
-    expectError(await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, body), 400, "ERR_SENDING_WAPP_MSG");
-    expect((await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, body)).statusCode).toBe(201);
+    expectError(await call(w.as.agent, "POST", `/messages/${w.ticket.id}`, body), 400, "ERR_SENDING_WAPP_MSG");
+    expect((await call(w.as.agent, "POST", `/messages/${w.ticket.id}`, body)).statusCode).toBe(201);
     expect(fake.calls.map((c) => c.share)).toEqual([
       { kind: "location", location: { latitude: -23.55, longitude: -46.63 } },
       { kind: "location", location: { latitude: -23.55, longitude: -46.63 } },
@@ -385,16 +390,16 @@ describe("#messages send, locations and contact cards", () => {
       { contact: { name: "Ana", number: "javascript:alert(1)" } },
       { location: { latitude: 1, longitude: 1 }, contact: { name: "Ana", number: "5511112222" } },
     ])
-      expectError(await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, bad), 400, "ERR_VALIDATION");
+      expectError(await call(w.as.agent, "POST", `/messages/${w.ticket.id}`, bad), 400, "ERR_VALIDATION");
     expect(await rowsOf(w.ticket.id)).toHaveLength(1);
     expect(fake.calls).toHaveLength(2);
   });
 
   it("reaches the simulated phone, which shows the pin and the card", async () => {
     const w = await world();
-    const res = await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, { contact: { name: "Ana", number: "5511112222" } });
+    const res = await call(w.as.agent, "POST", `/messages/${w.ticket.id}`, { contact: { name: "Ana", number: "5511112222" } });
     expect(res.statusCode).toBe(201);
-    const thread = await call(w.sAdmin, "GET", `/simulator/${w.wa.id}/messages?number=${w.contact.number}`);
+    const thread = await call(w.admin, "GET", `/simulator/${w.connection.id}/messages?number=${w.contact.number}`);
     expect(thread.statusCode).toBe(200);
     expect(thread.json()).toContainEqual(expect.objectContaining({ side: "agent", mediaType: "vcard" }));
   });
@@ -406,9 +411,9 @@ describe("#messages send, quotes", () => {
     const fake = fakeDriver();
     useDriver(fake.driver);
     // the same contact's conversation served by a colleague: an agent does not see it (core §6)
-    const colleague = await buildUser(t.app, w.c.id);
-    const otherWa = await buildWhatsapp(t.app, w.c.id, { provider: "simulator" });
-    const hidden = await buildTicket(t.app, w.c.id, {
+    const colleague = await buildUser(t.app, w.companyId);
+    const otherWa = await buildWhatsapp(t.app, w.companyId, { provider: "simulator" });
+    const hidden = await buildTicket(t.app, w.companyId, {
       contactId: w.contact.id,
       whatsappId: otherWa.id,
       queueId: w.queue.id,
@@ -417,7 +422,7 @@ describe("#messages send, quotes", () => {
     });
     const secret = await buildMessage(t.app, hidden, { body: "dato privado" });
     expectError(
-      await call(w.sAgent, "POST", `/messages/${w.ticket.id}`, { body: "x", quotedMsg: { id: secret.id } }),
+      await call(w.as.agent, "POST", `/messages/${w.ticket.id}`, { body: "x", quotedMsg: { id: secret.id } }),
       404,
       "ERR_NO_MESSAGE_FOUND",
     );
@@ -429,14 +434,14 @@ describe("#messages send, quotes", () => {
     });
     const foreign = await buildMessage(t.app, foreignTicket, { body: "de otra empresa" });
     expectError(
-      await call(w.sAdmin, "POST", `/messages/${w.ticket.id}`, { body: "x", quotedMsg: { id: foreign.id } }),
+      await call(w.admin, "POST", `/messages/${w.ticket.id}`, { body: "x", quotedMsg: { id: foreign.id } }),
       404,
       "ERR_NO_MESSAGE_FOUND",
     );
     expect(fake.calls).toEqual([]);
     expect(await rowsOf(w.ticket.id)).toEqual([]);
     // staff see the colleague's ticket, so they may quote it; the quote goes with the reply
-    const ok = await call(w.sAdmin, "POST", `/messages/${w.ticket.id}`, { body: "visto", quotedMsg: { id: secret.id } });
+    const ok = await call(w.admin, "POST", `/messages/${w.ticket.id}`, { body: "visto", quotedMsg: { id: secret.id } });
     expect(ok.statusCode).toBe(201);
     expect(fake.calls[0].opts?.quotedChannelId).toBe(secret.channelId);
   });
@@ -449,29 +454,25 @@ describe("#messages send, quotes", () => {
       typing: async (number: string, on: boolean, opts?: SendOptions) => void typed.push([number, on, opts]),
     } as unknown as ChannelDriver;
     useDriver(driver);
-    expect((await call(w.sAgent, "POST", `/messages/${w.ticket.id}/typing`, { typing: true })).statusCode).toBe(204);
-    expect((await call(w.sAdmin, "POST", `/messages/${w.ticket.id}/typing`, { typing: false })).statusCode).toBe(204);
+    expect((await call(w.as.agent, "POST", `/messages/${w.ticket.id}/typing`, { typing: true })).statusCode).toBe(204);
+    expect((await call(w.admin, "POST", `/messages/${w.ticket.id}/typing`, { typing: false })).statusCode).toBe(204);
     expect(typed).toEqual([
       [w.contact.number, true, { isGroup: false }],
       [w.contact.number, false, { isGroup: false }],
     ]);
-    expectError(await call(w.sAgent, "POST", `/messages/${w.ticket.id}/typing`, { typing: "yes" }), 400, "ERR_VALIDATION");
+    expectError(await call(w.as.agent, "POST", `/messages/${w.ticket.id}/typing`, { typing: "yes" }), 400, "ERR_VALIDATION");
     // a colleague who may not answer it, a closed ticket, another company: refused like an answer
-    const colleague = await buildUser(t.app, w.c.id);
-    await addUserQueue(t.app, w.c.id, colleague.id, w.queue.id);
+    const colleague = await buildUser(t.app, w.companyId);
+    await addUserQueue(t.app, w.companyId, colleague.id, w.queue.id);
     expectError(
       await call(await login(t.app, colleague), "POST", `/messages/${w.ticket.id}/typing`, { typing: true }),
       404,
       "ERR_NO_TICKET_FOUND",
     );
     const other = await world();
-    expectError(
-      await call(other.sAdmin, "POST", `/messages/${w.ticket.id}/typing`, { typing: true }),
-      404,
-      "ERR_NO_TICKET_FOUND",
-    );
+    expectError(await call(other.admin, "POST", `/messages/${w.ticket.id}/typing`, { typing: true }), 404, "ERR_NO_TICKET_FOUND");
     await db().update(tickets).set({ status: "closed" }).where(eq(tickets.id, w.ticket.id));
-    expectError(await call(w.sAgent, "POST", `/messages/${w.ticket.id}/typing`, { typing: true }), 409, "ERR_TICKET_NOT_OPEN");
+    expectError(await call(w.as.agent, "POST", `/messages/${w.ticket.id}/typing`, { typing: true }), 409, "ERR_TICKET_NOT_OPEN");
     expect(typed).toHaveLength(2);
     // a session that is down: still answered, nothing shown
     await db().update(tickets).set({ status: "open" }).where(eq(tickets.id, w.ticket.id));
@@ -481,6 +482,6 @@ describe("#messages send, quotes", () => {
         throw Object.assign(new Error("down"), { code: "ERR_WAPP_NOT_INITIALIZED" });
       },
     } as unknown as ChannelDriver);
-    expect((await call(w.sAgent, "POST", `/messages/${w.ticket.id}/typing`, { typing: true })).statusCode).toBe(204);
+    expect((await call(w.as.agent, "POST", `/messages/${w.ticket.id}/typing`, { typing: true })).statusCode).toBe(204);
   });
 });
