@@ -51,6 +51,12 @@ export const tickets = pgTable(
     /** Resolved and waiting for the contact's 1–3 (userRating); `ratingAsks` counts the questions sent. */
     awaitingRating: boolean("awaiting_rating").notNull().default(false),
     ratingAsks: integer("rating_asks").notNull().default(0),
+    /**
+     * The newest received message the bot has taken its turn on (chatbot/turns.ts): written in the turn's
+     * own transaction and only forwards, so a turn run twice (a crash, two nodes) answers once, and a turn
+     * lost with a crash shows as a newer message than this one (jobs/bot-turns.ts).
+     */
+    botAnsweredMessageId: integer("bot_answered_message_id"),
     ...timestamps,
   },
   (t) => [

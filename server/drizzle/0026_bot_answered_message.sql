@@ -1,0 +1,1 @@
+ALTER TABLE "tickets" ADD COLUMN "bot_answered_message_id" integer;
