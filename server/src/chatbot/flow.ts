@@ -6,6 +6,7 @@ import { walkTree } from "./option-tree.js";
 import { outOfHours } from "./out-of-hours.js";
 import { chooseQueue } from "./queue-choice.js";
 import { type BotWorld, NOTHING, type Step, applyStep, loadTicket, loadWorld } from "./state.js";
+import { owesTurn } from "./turns.js";
 
 /**
  * What the bot answers a message of a ticket no agent holds (behaviours: inbound path 10–12): out of
@@ -29,12 +30,19 @@ export async function decide(w: BotWorld, input: string): Promise<Step> {
 /**
  * The bot's turn on a stored message (`message.received`). Nothing for what the company sent, groups,
  * a ticket an agent holds or a closed one (a rating answer is stored there), or a message older than
- * the ticket's latest received one (delivered late). A replayed event never gets here: the pipeline
- * stores it once and publishes it once.
+ * the ticket's latest received one (delivered late), or one the bot already answered (chatbot/turns.ts:
+ * the owed-turn sweep got there first). A replayed event never gets here: the pipeline stores it once
+ * and publishes it once.
  */
 export async function runChatbot(
   s: Services,
-  result: { companyId: number; ticketId: number; messageId: number; msg: Omit<InboundMessage, "media">; ticket?: TicketView },
+  result: {
+    companyId: number;
+    ticketId: number;
+    messageId: number;
+    msg: Pick<InboundMessage, "fromMe" | "isGroup" | "body">;
+    ticket?: TicketView;
+  },
 ): Promise<void> {
   const { msg, ticket: seen } = result;
   if (msg.fromMe || msg.isGroup) return;
@@ -45,7 +53,7 @@ export async function runChatbot(
   if (!loaded) return;
   const { ticket } = loaded;
   if (ticket.isGroup || ticket.status === "closed" || ticket.userId !== null) return;
-  if (loaded.late) return;
+  if (loaded.late || !owesTurn(ticket, result.messageId)) return;
   // in its queue, out of the bot, no hours to keep: the ticket waits for a human, nothing more to read
   if (ticket.queueId && !ticket.chatbot && loaded.scheduleType === "disabled") return;
   const w = await loadWorld(s, q, loaded);

@@ -8,6 +8,7 @@ import { type TemplateFacts, fillTemplate } from "../lib/template.js";
 import { queueAutomatic } from "../modules/messages/automatic.js";
 import { ticketChangeBroadcast } from "../modules/tickets/broadcast.js";
 import { clock } from "./clock.js";
+import { claimTurn, owesTurn } from "./turns.js";
 
 export type TicketRow = typeof tickets.$inferSelect;
 export type QueueRow = typeof queues.$inferSelect;
@@ -26,6 +27,8 @@ export type BotWorld = {
   /** On the pool: the decision reads, `applyStep` writes in its own transaction. */
   q: Scoped;
   ticket: TicketRow;
+  /** The received message this turn answers (chatbot/turns.ts). */
+  messageId: number;
   scheduleType: string;
   keyword: boolean;
   connection: Pick<
@@ -69,6 +72,7 @@ export async function loadTicket(q: Scoped, ticketId: number, messageId: number)
     .where(q.tickets.where(eq(tickets.id, ticketId)));
   if (!row) return null;
   return {
+    messageId,
     ticket: row.ticket,
     late: row.late,
     scheduleType: row.scheduleType ?? SettingDefinitions.scheduleType.default,
@@ -105,6 +109,7 @@ export async function loadWorld(
     s,
     q,
     ticket,
+    messageId: loaded.messageId,
     scheduleType: loaded.scheduleType,
     keyword: loaded.chatBotType === "keyword",
     ...row,
@@ -135,6 +140,7 @@ export function fill(w: BotWorld, text: string, queue?: Pick<QueueRow, "name" | 
  * agent accepting it stops the bot), its update to the lists when its queue or chatbot flag moved, and
  * the texts recorded as automatic messages, all in one transaction (record first: the state and its
  * answer commit together, one WAL flush), with the job that sends the texts after the commit, in order.
+ * The turn commits only if it is the first on its message (chatbot/turns.ts): run twice, it answers once.
  */
 export async function applyStep(w: BotWorld, step: Step): Promise<void> {
   const patch = step.patch ?? {};
@@ -142,7 +148,10 @@ export async function applyStep(w: BotWorld, step: Step): Promise<void> {
   const changes = Object.keys(patch).length > 0;
   if (!changes && texts.length === 0) return;
   if (changes) return applyChanges(w, patch, texts);
-  await withTransaction(w.s.db, (tx, afterCommit) => queueAutomatic(w.s, tx, afterCommit, w.q.companyId, w.ticket, texts));
+  await withTransaction(w.s.db, async (tx, afterCommit) => {
+    if (!(await claimTurn(scoped(tx, w.q.companyId), w.ticket.id, w.messageId))) return;
+    await queueAutomatic(w.s, tx, afterCommit, w.q.companyId, w.ticket, texts);
+  });
 }
 
 async function applyChanges(w: BotWorld, patch: BotPatch, texts: string[]) {
@@ -156,9 +165,10 @@ async function applyChanges(w: BotWorld, patch: BotPatch, texts: string[]) {
       before.userId !== null ||
       before.status === "closed" ||
       before.queueId !== ticket.queueId ||
-      before.queueOptionId !== ticket.queueOptionId;
+      before.queueOptionId !== ticket.queueOptionId ||
+      !owesTurn(before, w.messageId);
     if (moved) return;
-    const after = (await q.tickets.update(ticket.id, patch)) as TicketRow;
+    const after = (await q.tickets.update(ticket.id, { ...patch, botAnsweredMessageId: w.messageId })) as TicketRow;
     if (after.queueId !== before.queueId) await episodeQueue(q, ticket.id, after.queueId);
     if (after.queueId !== before.queueId || after.chatbot !== before.chatbot) {
       const broadcast = await ticketChangeBroadcast(w.s, q, before, after);

@@ -22,4 +22,9 @@ export type InboundEvents = {
    * (`message.deliver`): the job is run at once after the commit, in the ticket's order.
    */
   "automatic.queued": { companyId: number; ticketId: number; jobId: number };
+  /**
+   * A received message whose bot turn never ran (the process died between its commit and the turn),
+   * found by the owed-turn sweep (jobs/bot-turns.ts): the bot takes it on the ticket's lane, as if live.
+   */
+  "chatbot.turn-owed": { companyId: number; ticketId: number; messageId: number; body: string };
 };

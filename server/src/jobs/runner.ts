@@ -1,4 +1,5 @@
 import type { Services } from "../context.js";
+import { botTurns } from "./bot-turns.js";
 import { campaignResumes, campaignSends, campaignStarts } from "./campaigns.js";
 import { companySockets } from "./company-sockets.js";
 import { contactListChecks } from "./contact-list-checks.js";
@@ -23,6 +24,7 @@ export const SWEEPS: Sweep[] = [
   jobPrune,
   interruptedSends,
   companySockets,
+  botTurns,
 ];
 
 export type JobRunnerOptions = {

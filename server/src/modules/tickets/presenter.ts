@@ -70,7 +70,14 @@ type Joined = Awaited<ReturnType<ReturnType<typeof selectWithRelations>["execute
 /** The ticket's columns a view shows, and its relations' (null when the relation is gone). */
 export type TicketFacts = Omit<TicketRow, "companyId" | BotStateColumn>;
 /** The chatbot's memory of a ticket: never shown, so the inbound path need not read it back. */
-type BotStateColumn = "queueOptionId" | "botListCount" | "botListAt" | "outOfHoursAt" | "awaitingRating" | "ratingAsks";
+type BotStateColumn =
+  | "queueOptionId"
+  | "botListCount"
+  | "botListAt"
+  | "outOfHoursAt"
+  | "awaitingRating"
+  | "ratingAsks"
+  | "botAnsweredMessageId";
 export type TicketRelations = Omit<Joined, "ticket" | "candidates">;
 
 /** The one mapping from a ticket and its relations to its view (the inbound path uses it too). */
