@@ -41,7 +41,7 @@ describe("what the WhatsApp Web driver gets back for a retry request", () => {
     await buildMessage(t.app, ticket, { channelId: "SENT-BROKEN", fromMe: true, body: "texto", channelContent: "{not json" });
     const deps = baileysDeps(t.app.charla);
 
-    const again = await deps.getMessage(wa.id, "SENT-IMAGE");
+    const again = await deps.getMessage({ companyId: c.id, whatsappId: wa.id }, "SENT-IMAGE");
     expect(again?.imageMessage?.caption).toBe("la factura");
     expect(Buffer.from(again?.imageMessage?.mediaKey ?? []).toString()).toBe("0123456789abcdef0123456789abcdef");
     expect([...(again?.imageMessage?.fileSha256 ?? [])]).toEqual([1, 2, 3, 250]);
@@ -51,12 +51,17 @@ describe("what the WhatsApp Web driver gets back for a retry request", () => {
       Buffer.from(proto.Message.encode(image).finish()),
     );
 
-    expect(await deps.getMessage(wa.id, "SENT-BEFORE")).toEqual({ conversation: "texto de antes" });
-    expect(await deps.getMessage(wa.id, "SENT-BROKEN")).toEqual({ conversation: "texto" });
-    expect(await deps.getMessage(wa.id, "NOPE")).toBeUndefined();
+    expect(await deps.getMessage({ companyId: c.id, whatsappId: wa.id }, "SENT-BEFORE")).toEqual({
+      conversation: "texto de antes",
+    });
+    expect(await deps.getMessage({ companyId: c.id, whatsappId: wa.id }, "SENT-BROKEN")).toEqual({ conversation: "texto" });
+    expect(await deps.getMessage({ companyId: c.id, whatsappId: wa.id }, "NOPE")).toBeUndefined();
     // another connection's message is not this one's to resend
     const other = await buildWhatsapp(t.app, c.id, { provider: "beta" });
-    expect(await deps.getMessage(other.id, "SENT-IMAGE")).toBeUndefined();
+    expect(await deps.getMessage({ companyId: c.id, whatsappId: other.id }, "SENT-IMAGE")).toBeUndefined();
+    // nor another company's, whatever connection id it names
+    const stranger = await buildCompany(t.app);
+    expect(await deps.getMessage({ companyId: stranger.id, whatsappId: wa.id }, "SENT-IMAGE")).toBeUndefined();
   });
 });
 
@@ -69,19 +74,19 @@ describe("what the WhatsApp Web driver gets to draw a quote", () => {
     await buildMessage(t.app, ticket, { channelId: "IN-Q", body: "¿precio?", participant: "5215544445555", channelKey: key });
     await buildMessage(t.app, ticket, { channelId: "OUT-Q", body: "con gusto", fromMe: true });
     const deps = baileysDeps(t.app.charla);
-    expect(await deps.loadQuoted?.(wa.id, "IN-Q")).toEqual({
+    expect(await deps.loadQuoted?.({ companyId: c.id, whatsappId: wa.id }, "IN-Q")).toEqual({
       fromMe: false,
       body: "¿precio?",
       participant: "5215544445555",
       key,
     });
     // the company's own message: its author is the linked phone; it has no received address
-    expect(await deps.loadQuoted?.(wa.id, "OUT-Q")).toEqual({
+    expect(await deps.loadQuoted?.({ companyId: c.id, whatsappId: wa.id }, "OUT-Q")).toEqual({
       fromMe: true,
       body: "con gusto",
       participant: "5215500000001",
       key: null,
     });
-    expect(await deps.loadQuoted?.(wa.id, "NOPE")).toBeNull();
+    expect(await deps.loadQuoted?.({ companyId: c.id, whatsappId: wa.id }, "NOPE")).toBeNull();
   });
 });

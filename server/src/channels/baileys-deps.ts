@@ -1,6 +1,8 @@
 import { SettingDefinitions } from "@charla/contracts";
+import type { FastifyBaseLogger } from "fastify";
 import { and, eq } from "drizzle-orm";
-import type { Services } from "../context.js";
+import type { Config } from "../config.js";
+import type { Db } from "../db/client.js";
 import { scoped } from "../db/scoped.js";
 import { messages, settings, whatsapps } from "../db/schema/index.js";
 import { demoSocketFactory } from "./baileys/demo-socket.js";
@@ -10,8 +12,14 @@ import { waVersionSource } from "./baileys/wa-version.js";
 /** One WhatsApp Web version for every session of the process, fetched at the first start. */
 const currentWaVersion = waVersionSource();
 
-async function stored(s: Services, whatsappId: number, channelId: string) {
-  const [row] = await s.db
+/** What the driver's dependencies use of the app: the database, the log, test mode. */
+export type BaileysHost = { db: Db; log: FastifyBaseLogger; config: Pick<Config, "fakeWhatsapp"> };
+/** A session's connection, always asked for with its company. */
+export type ConnectionRef = { companyId: number; whatsappId: number };
+
+async function stored(s: BaileysHost, ref: ConnectionRef, channelId: string) {
+  const q = scoped(s.db, ref.companyId);
+  const [row] = await q.db
     .select({
       body: messages.body,
       fromMe: messages.fromMe,
@@ -20,13 +28,13 @@ async function stored(s: Services, whatsappId: number, channelId: string) {
       key: messages.channelKey,
     })
     .from(messages)
-    .where(and(eq(messages.whatsappId, whatsappId), eq(messages.channelId, channelId)))
+    .where(q.messages.where(and(eq(messages.whatsappId, ref.whatsappId), eq(messages.channelId, channelId))))
     .limit(1);
   return row ?? null;
 }
 
 /** What the WhatsApp Web driver asks of Charla: the calls setting, stored messages for retries and quotes. */
-export function baileysDeps(s: Services): BaileysDeps {
+export function baileysDeps(s: BaileysHost): BaileysDeps {
   return {
     db: s.db,
     log: s.log,
@@ -43,16 +51,20 @@ export function baileysDeps(s: Services): BaileysDeps {
         .where(q.settings.where(eq(settings.key, "call")));
       return (row?.value ?? SettingDefinitions.call.default) !== "disabled";
     },
-    async getMessage(whatsappId, channelId) {
-      const row = await stored(s, whatsappId, channelId);
+    async getMessage(ref, channelId) {
+      const row = await stored(s, ref, channelId);
       if (!row) return undefined;
       // messages sent before their content was kept (or by another channel) go again as their text
       return (row.content ? decodeContent(row.content) : undefined) ?? { conversation: row.body };
     },
-    async loadQuoted(whatsappId, channelId) {
-      const row = await stored(s, whatsappId, channelId);
+    async loadQuoted(ref, channelId) {
+      const row = await stored(s, ref, channelId);
       if (!row) return null;
-      const [wa] = await s.db.select({ number: whatsapps.number }).from(whatsapps).where(eq(whatsapps.id, whatsappId));
+      const q = scoped(s.db, ref.companyId);
+      const [wa] = await q.db
+        .select({ number: whatsapps.number })
+        .from(whatsapps)
+        .where(q.whatsapps.where(eq(whatsapps.id, ref.whatsappId)));
       return {
         fromMe: row.fromMe,
         body: row.body,

@@ -1,6 +1,6 @@
 import type { ConnectionStatus } from "@charla/contracts";
 import { and, eq } from "drizzle-orm";
-import type { Services } from "../context.js";
+import type { Config } from "../config.js";
 import { whatsapps } from "../db/schema/index.js";
 import type { ChannelInbox } from "./inbox.js";
 import {
@@ -12,6 +12,7 @@ import {
   registeredProviders,
 } from "./driver.js";
 import { lazyBaileysFactory } from "./baileys/lazy.js";
+import type { BaileysHost } from "./baileys-deps.js";
 import { type LeaseTiming, LeaseManager } from "./leases.js";
 import { methodOf } from "./forwarding.js";
 import { type HolderCall, type RemoteCall, RUN_ON_DRIVER, remoteDriver, SessionBus } from "./remote.js";
@@ -43,6 +44,9 @@ async function settledWithin(ms: number, work: (Promise<void> | undefined)[]): P
   clearTimeout(timer);
 }
 
+/** What the session registry uses of the app (not the whole Services, which name this class). */
+export type SessionsHost = BaileysHost & { config: Pick<Config, "fakeWhatsapp" | "simulatorOutbox"> };
+
 export class Sessions {
   private readonly drivers = new Map<number, Running>();
   /** Sessions being stopped here: not started again until they are. */
@@ -59,7 +63,7 @@ export class Sessions {
   readonly leases: LeaseManager;
 
   constructor(
-    private readonly s: Services,
+    private readonly s: SessionsHost,
     /** Where the drivers' events go (pipeline/channel-inbox.ts): this layer knows only the port. */
     private readonly inbox: ChannelInbox,
     /** Tests narrow the providers this process runs, so other tests' connections stay out of its rounds. */

@@ -148,8 +148,8 @@ export type BaileysDeps = {
   db: Db;
   log: FastifyBaseLogger;
   callsAllowed(companyId: number): Promise<boolean>;
-  getMessage(whatsappId: number, channelId: string): Promise<proto.IMessage | undefined>;
-  loadQuoted?(whatsappId: number, channelId: string): Promise<QuotedInfo | null>;
+  getMessage(ref: { companyId: number; whatsappId: number }, channelId: string): Promise<proto.IMessage | undefined>;
+  loadQuoted?(ref: { companyId: number; whatsappId: number }, channelId: string): Promise<QuotedInfo | null>;
   /** Test mode's stand-in socket (default: the real one). */
   makeSocket?: SocketFactory;
   /** The current WhatsApp Web version (wa-version.ts); absent: Baileys' bundled one. */
@@ -163,8 +163,8 @@ export function baileysFactory(deps: BaileysDeps): DriverFactory {
       db: deps.db,
       log: deps.log,
       callsAllowed: () => deps.callsAllowed(ctx.companyId),
-      getMessage: (channelId) => deps.getMessage(ctx.whatsappId, channelId),
-      loadQuoted: deps.loadQuoted ? (channelId) => deps.loadQuoted!(ctx.whatsappId, channelId) : undefined,
+      getMessage: (channelId) => deps.getMessage(ctx, channelId),
+      loadQuoted: deps.loadQuoted ? (channelId) => deps.loadQuoted!(ctx, channelId) : undefined,
       makeSocket: deps.makeSocket,
       waVersion: deps.waVersion,
     });

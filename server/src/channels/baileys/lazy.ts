@@ -1,4 +1,4 @@
-import type { Services } from "../../context.js";
+import type { BaileysHost } from "../baileys-deps.js";
 import { type ChannelDriver, DRIVER_METHODS, type DriverContext, type DriverFactory } from "../driver.js";
 import { forwardingDriver, methodOf } from "../forwarding.js";
 
@@ -9,7 +9,7 @@ type Load = (ctx: DriverContext) => Promise<ChannelDriver>;
  * holds ~64 MB, which a process with no WhatsApp Web session to run (an API node of a scaled-out
  * install, whose sessions are leased elsewhere; a demo on the simulator) never needs.
  */
-export function lazyBaileysFactory(s: Services): DriverFactory {
+export function lazyBaileysFactory(s: BaileysHost): DriverFactory {
   let factory: Promise<DriverFactory> | null = null;
   const load: Load = async (ctx) => {
     factory ??= Promise.all([import("./driver.js"), import("../baileys-deps.js")]).then(([driver, deps]) =>

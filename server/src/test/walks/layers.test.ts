@@ -60,47 +60,18 @@ const ALLOWED_UNSCOPED: Record<string, Allowed> = {
   },
 };
 
-/**
- * TEMPORARY, to be emptied by the integrator of issue 27: offences in files other helpers are
- * reworking (channels/, context.ts). An entry tolerates its offence, not more; once it no longer holds
- * the run prints it (remove it then).
- */
-const PENDING_OTHER_WORK: {
-  upward: Record<string, string>;
-  circles: { files: string[]; reason: string }[];
-  unscoped: Record<string, Allowed>;
-} = {
-  upward: {},
-  circles: [
-    {
-      files: ["channels/baileys-deps.ts", "channels/baileys/lazy.ts", "channels/sessions.ts", "context.ts"],
-      reason:
-        "points 3/6 (type-only): context.ts names Sessions, whose driver loader (baileys/lazy.ts, baileys-deps.ts) takes Services back; the loader should take only what it uses",
-    },
-  ],
-  unscoped: {
-    "channels/baileys-deps.ts": {
-      count: 2,
-      reason:
-        "points 3/6: stored messages and the connection's number read by whatsappId alone; the driver should ask with its company",
-    },
-  },
-};
-
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const files = productSources(root);
 const read = (file: string) => readFileSync(`${root}/${file}`, "utf8");
 const edges = importEdges(files, read);
 
-const tenant: TenantTable[] = Object.values(schema)
-  .filter((v): v is PgTable => is(v, PgTable) && "companyId" in getTableColumns(v as PgTable))
+const tenant: TenantTable[] = (Object.values(schema) as unknown[])
+  .filter((v): v is PgTable => is(v, PgTable) && "companyId" in getTableColumns(v))
   .map((t) => ({ name: exportName(t), sqlName: getTableName(t) }));
 
 function exportName(table: PgTable): string {
   return Object.entries(schema).find(([, v]) => v === table)?.[0] ?? getTableName(table);
 }
-
-const edgeKey = (e: { from: string; to: string }) => `${e.from} -> ${e.to}`;
 
 /** Entries that no longer hold: other helpers land their work in any order, the integrator removes these. */
 function printDone(done: string[]) {
@@ -117,28 +88,19 @@ describe("layers of server/src", () => {
 
   it(`${LOWER.join("/, ")}/ import nothing from ${UPPER.join("/ or ")}/`, () => {
     const upward = upwardEdges(edges, LOWER, UPPER);
-    const offences = upward
-      .filter((e) => !(edgeKey(e) in PENDING_OTHER_WORK.upward))
-      .map((e) => `${e.from}:${e.line} imports ${e.to}${e.typeOnly ? " (type only)" : ""}`);
-    printDone(Object.keys(PENDING_OTHER_WORK.upward).filter((k) => !upward.some((e) => edgeKey(e) === k)));
+    const offences = upward.map((e) => `${e.from}:${e.line} imports ${e.to}${e.typeOnly ? " (type only)" : ""}`);
     expect(offences, "a lower layer reaches up; move the code down (or invert it through a port)").toEqual([]);
   });
 
   it("has no import circle", () => {
     const circles = importCircles(edges);
-    const within = (c: { files: string[] }, p: { files: string[] }) => c.files.every((f) => p.files.includes(f));
-    const offences = circles
-      .filter((c) => !PENDING_OTHER_WORK.circles.some((p) => within(c, p)))
-      .map((c) => `${c.typeOnly ? "type-only " : ""}circle of ${c.files.length}: ${c.files.join(", ")}`);
-    printDone(
-      PENDING_OTHER_WORK.circles.filter((p) => !circles.some((c) => within(c, p))).map((p) => `circle from ${p.files[0]}`),
-    );
+    const offences = circles.map((c) => `${c.typeOnly ? "type-only " : ""}circle of ${c.files.length}: ${c.files.join(", ")}`);
     expect(offences).toEqual([]);
   });
 
   it("reaches tenant tables with a company condition outside db/ and the module services, but for the listed", () => {
     const sources = files.map((file) => ({ file, source: read(file) }));
-    const { offences, slack } = rawHandleOffences(sources, tenant, { ...ALLOWED_UNSCOPED, ...PENDING_OTHER_WORK.unscoped });
+    const { offences, slack } = rawHandleOffences(sources, tenant, ALLOWED_UNSCOPED);
     printDone(slack);
     expect(offences, "scope the statement (q.<table>.where, a companyId condition) or list it with its reason").toEqual([]);
   });
@@ -152,7 +114,7 @@ describe("layers of server/src", () => {
           ? `${read(f)}\nimport { tickets as t } from "../../db/schema/index.js";\nexport const leak = (db: Db) => db.select().from(t);\n`
           : read(f),
     }));
-    const { offences } = rawHandleOffences(sources, tenant, { ...ALLOWED_UNSCOPED, ...PENDING_OTHER_WORK.unscoped });
+    const { offences } = rawHandleOffences(sources, tenant, ALLOWED_UNSCOPED);
     expect(offences.join("\n")).toContain(`${file}: 1 statements on a tenant table without a company condition, 0 allowed`);
     expect(offences.join("\n")).toMatch(/modules\/tags\/routes\.ts:\d+ from\(tickets\): db\.select\(\)\.from\(t\)/);
   });
