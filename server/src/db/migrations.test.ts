@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const folder = fileURLToPath(new URL("../../drizzle", import.meta.url));
@@ -46,5 +47,40 @@ describe("migration 0007_ack_scale", () => {
       { channel_id: "out-3", ack: 4, ack_error: null },
       { channel_id: "out-4", ack: 5, ack_error: null },
     ]);
+  });
+});
+
+describe("migration 0026_bot_answered_message", () => {
+  it("counts what live tickets received before the upgrade as answered, so the bot-turns sweep takes none of it again", async () => {
+    const fresh = new PGlite({ extensions: { pg_trgm, unaccent } });
+    try {
+      const at = files.indexOf("0026_bot_answered_message.sql");
+      expect(at).toBeGreaterThan(0);
+      // as drizzle does: one transaction (a later migration locks a table, which needs one)
+      await fresh.exec("begin");
+      for (const file of files.slice(0, at)) await apply(fresh, file);
+      await fresh.exec("commit");
+      await fresh.exec("set session_replication_role = replica");
+      await fresh.exec(`insert into tickets (id, company_id, contact_id, status) values
+        (1, 1, 1, 'pending'), (2, 1, 2, 'open'), (3, 1, 3, 'closed'), (4, 1, 4, 'pending')`);
+      await fresh.exec(`insert into messages (id, company_id, ticket_id, channel_id, from_me, created_at) values
+        (10, 1, 1, 'a', false, now() - interval '5 minutes'), (11, 1, 1, 'b', false, now() - interval '1 minute'),
+        (12, 1, 1, 'c', true, now()), (20, 1, 2, 'd', false, now() - interval '40 minutes'),
+        (30, 1, 3, 'e', false, now() - interval '1 minute'), (40, 1, 4, 'f', false, now() - interval '3 hours')`);
+      await apply(fresh, files[at]);
+      const rows = await fresh.query<{ id: number; bot_answered_message_id: number | null }>(
+        "select id, bot_answered_message_id from tickets order by id",
+      );
+      expect(rows.rows).toEqual([
+        // the newest received message, not the agent's answer after it
+        { id: 1, bot_answered_message_id: 11 },
+        { id: 2, bot_answered_message_id: 20 },
+        // closed tickets are not the bot's; older messages are past the sweep's hour anyway
+        { id: 3, bot_answered_message_id: null },
+        { id: 4, bot_answered_message_id: null },
+      ]);
+    } finally {
+      await fresh.close();
+    }
   });
 });
