@@ -4,10 +4,34 @@ import { rowsOf } from "../../lib/rate-limit.js";
 import { announceCampaign } from "./sender.js";
 
 /**
- * A contact's message on a connection confirms the campaign confirmations it was asked on that number
+ * Contacts' messages on a connection confirm the campaign confirmations they were asked on that number
  * (behaviours: Campaigns: the next reply, while the campaign runs); the real message then goes at once.
- * One indexed statement per inbound message; nothing when nobody is awaited.
+ * One indexed statement for any number of contacts; nothing when nobody is awaited.
  */
+export async function confirmByReplies(
+  s: Services,
+  companyId: number,
+  whatsappId: number,
+  numbers: string[],
+  now = new Date(),
+): Promise<{ number: string; campaignId: number }[]> {
+  if (numbers.length === 0) return [];
+  const rows = rowsOf<{ number: string; campaignId: number }>(
+    await s.db.execute(sql`
+      update campaign_shippings sh set status = 'pending', confirmed_at = ${now}, planned_at = ${now}, updated_at = ${now}
+      from campaigns c
+      where sh.company_id = ${companyId} and sh.address in ${numbers} and sh.status = 'awaiting'
+        and c.company_id = sh.company_id and c.id = sh.campaign_id and c.status = 'EM_ANDAMENTO'
+        and (c.whatsapp_id = ${whatsappId}
+          or (c.whatsapp_id is null and exists (select 1 from whatsapps w
+            where w.company_id = c.company_id and w.id = ${whatsappId} and w.is_default)))
+      returning sh.address as "number", sh.campaign_id as "campaignId"`),
+  );
+  for (const id of new Set(rows.map((r) => r.campaignId))) await announceCampaign(s, companyId, id);
+  return rows;
+}
+
+/** One contact's reply: how many of their confirmations it confirmed. */
 export async function confirmByReply(
   s: Services,
   companyId: number,
@@ -15,19 +39,50 @@ export async function confirmByReply(
   number: string,
   now = new Date(),
 ): Promise<number> {
-  const rows = rowsOf<{ campaignId: number }>(
-    await s.db.execute(sql`
-      update campaign_shippings sh set status = 'pending', confirmed_at = ${now}, planned_at = ${now}, updated_at = ${now}
-      from campaigns c
-      where sh.company_id = ${companyId} and sh.address = ${number} and sh.status = 'awaiting'
-        and c.company_id = sh.company_id and c.id = sh.campaign_id and c.status = 'EM_ANDAMENTO'
-        and (c.whatsapp_id = ${whatsappId}
-          or (c.whatsapp_id is null and exists (select 1 from whatsapps w
-            where w.company_id = c.company_id and w.id = ${whatsappId} and w.is_default)))
-      returning sh.campaign_id as "campaignId"`),
-  );
-  for (const id of new Set(rows.map((r) => r.campaignId))) await announceCampaign(s, companyId, id);
-  return rows.length;
+  return (await confirmByReplies(s, companyId, whatsappId, [number], now)).length;
+}
+
+type Waiting = { number: string; resolve: () => void; reject: (err: unknown) => void };
+type Lane = { running: boolean; waiting: Waiting[] };
+/** Numbers a statement takes at most. */
+const NUMBERS_PER_STATEMENT = 500;
+const lanesOf = new WeakMap<Services, Map<string, Lane>>();
+
+/**
+ * Confirms one connection's replies a statement at a time (group commit, as inbound messages and acks
+ * are stored): the replies that arrive while one statement runs go together in the next, so a busy
+ * inbox costs a statement per burst, not one per message; a lone reply goes at once.
+ */
+function confirmInLane(s: Services, companyId: number, whatsappId: number, number: string): Promise<void> {
+  let lanes = lanesOf.get(s);
+  if (!lanes) {
+    lanes = new Map();
+    lanesOf.set(s, lanes);
+  }
+  const key = `${companyId}:${whatsappId}`;
+  let lane = lanes.get(key);
+  if (!lane) {
+    lane = { running: false, waiting: [] };
+    lanes.set(key, lane);
+  }
+  const done = new Promise<void>((resolve, reject) => lane.waiting.push({ number, resolve, reject }));
+  if (!lane.running) void drain(s, companyId, whatsappId, key, lane, lanes);
+  return done;
+}
+
+async function drain(s: Services, companyId: number, whatsappId: number, key: string, lane: Lane, lanes: Map<string, Lane>) {
+  lane.running = true;
+  while (lane.waiting.length) {
+    const batch = lane.waiting.splice(0, NUMBERS_PER_STATEMENT);
+    try {
+      await confirmByReplies(s, companyId, whatsappId, [...new Set(batch.map((w) => w.number))]);
+      for (const w of batch) w.resolve();
+    } catch (err) {
+      for (const w of batch) w.reject(err);
+    }
+  }
+  lane.running = false;
+  lanes.delete(key);
 }
 
 /** A contact's stored message confirms their campaign confirmations, off the inbound path, one number's after another. */
@@ -37,7 +92,7 @@ export function registerCampaignConfirmations(s: Services): void {
     { id: "campaigns.confirm-by-reply", phase: "detached", lane: (e) => `${e.companyId}:${e.msg.number}` },
     async ({ companyId, whatsappId, msg }) => {
       if (msg.fromMe || msg.isGroup) return;
-      await confirmByReply(s, companyId, whatsappId, msg.number);
+      await confirmInLane(s, companyId, whatsappId, msg.number);
     },
   );
 }
