@@ -144,26 +144,25 @@ export function jobSweep(kindList: readonly AnyJobKind[]): Sweep {
  */
 export async function runJobNow(s: Services, kindList: readonly AnyJobKind[], id: number): Promise<boolean> {
   const kinds = new Map(kindList.map((k) => [k.kind, k]));
+  if (!kinds.size) return false;
   const now = new Date();
-  const [job] = await s.db.transaction(async (tx) => {
-    const [due] = await tx
-      .select({ id: jobs.id, kind: jobs.kind })
-      .from(jobs)
-      .where(and(eq(jobs.id, id), eq(jobs.state, "pending"), inArray(jobs.kind, [...kinds.keys()])))
-      .for("update", { skipLocked: true });
-    const kind = due && kinds.get(due.kind);
-    if (!kind) return [];
-    return tx
-      .update(jobs)
-      .set({
-        state: "running",
-        attempts: sql`${jobs.attempts} + 1`,
-        lockedUntil: plusSec(now, kind.leaseSec ?? JOB_DEFAULTS.leaseSec),
-        updatedAt: now,
-      })
-      .where(eq(jobs.id, id))
-      .returning();
-  });
+  // one statement, no transaction around it: the row is locked (SKIP LOCKED) and claimed by the same
+  // update, so the immediate run costs one round trip; each kind's lease is chosen in SQL
+  const leaseSec = sql`case ${jobs.kind} ${sql.join(
+    kindList.map((k) => sql`when ${k.kind} then ${k.leaseSec ?? JOB_DEFAULTS.leaseSec}::int`),
+    sql` `,
+  )} end`;
+  const due = and(eq(jobs.id, id), eq(jobs.state, "pending"), inArray(jobs.kind, [...kinds.keys()]));
+  const [job] = await s.db
+    .update(jobs)
+    .set({
+      state: "running",
+      attempts: sql`${jobs.attempts} + 1`,
+      lockedUntil: sql`${now.toISOString()}::timestamptz + ${leaseSec} * interval '1 second'`,
+      updatedAt: now,
+    })
+    .where(eq(jobs.id, sql`(select ${jobs.id} from ${jobs} where ${due} for update skip locked)`))
+    .returning();
   if (!job) return false;
   await runOne(s, kinds.get(job.kind) as AnyJobKind, job, () => new Date());
   return true;
