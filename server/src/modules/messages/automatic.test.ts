@@ -1,6 +1,6 @@
 import { Ack } from "@charla/contracts";
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ChannelDriver, SendOptions, Sent } from "../../channels/driver.js";
 import { jobs, messages } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
@@ -121,6 +121,29 @@ describe("automatic messages: recorded with their cause, sent by a job", () => {
     expect(fake.sends.map((x) => x.id)).toEqual([first.channelId, second.channelId, second.channelId]);
     // a job that is not pending (done, or claimed by another node) is not run here
     expect(await runJobNow(s(), [deliverMessagesJob], job.id)).toBe(false);
+  });
+
+  it("delivers a queued message in five statements and no transaction: claim, read, completion, its view, the outcome", async () => {
+    const w = await world();
+    const fake = fakeDriver();
+    useDriver(fake.driver);
+    // recorded with the job, not run yet: the run below is the one measured
+    await withTransaction(db(), (tx) => queueAutomatic(s(), tx, () => undefined, w.companyId, w.ticket, ["Hola"]));
+    const [job] = await jobsOf(w.companyId);
+    const client = (db() as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client;
+    const statements = vi.spyOn(client, "query");
+    const transactions = vi.spyOn(db(), "transaction");
+    try {
+      expect(await runJobNow(s(), [deliverMessagesJob], job.id)).toBe(true);
+      expect(transactions).not.toHaveBeenCalled();
+      expect(statements).toHaveBeenCalledTimes(5);
+    } finally {
+      statements.mockRestore();
+      transactions.mockRestore();
+    }
+    expect(fake.sends).toHaveLength(1);
+    expect((await rowsOf(w.ticket.id))[0].ack).toBeGreaterThanOrEqual(Ack.pending);
+    expect((await jobsOf(w.companyId))[0]).toMatchObject({ state: "done", attempts: 1 });
   });
 
   it("keeps the message queued while no session is reachable, out of the interrupted sends' reach, and marks it failed at the last attempt", async () => {

@@ -11,18 +11,15 @@ import {
   parseVcard,
   vcardBody,
 } from "@charla/contracts";
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { type ChannelDriver, outgoingMessageId, type Sent, type Share } from "../../channels/driver.js";
 import type { Services } from "../../context.js";
 import type { Db, Tx } from "../../db/client.js";
 import { type Scoped, scoped } from "../../db/scoped.js";
 import { contacts, messages, tickets } from "../../db/schema/index.js";
-import { withTransaction } from "../../db/tx.js";
 import { AppError } from "../../lib/app-error.js";
-import { summary } from "../../pipeline/media.js";
 import { type Viewer, canSeeTicket } from "../../policies/tickets.js";
-import { presentTicketsWithAudience } from "../tickets/presenter.js";
-import { publishMessageUpdate } from "./broadcast.js";
+import { announceIn, completeOutgoing } from "./complete.js";
 import { presentMessages } from "./presenter.js";
 
 type TicketRow = typeof tickets.$inferSelect;
@@ -172,8 +169,18 @@ async function recipientOf(s: Services, companyId: number, ticket: TicketRow): P
     .select({ number: contacts.number, isGroup: contacts.isGroup })
     .from(contacts)
     .where(q.contacts.where(eq(contacts.id, ticket.contactId)));
+  return recipientFrom(s, companyId, ticket, contact ?? null);
+}
+
+/** The recipient of a contact already read: a number to send to and the running driver. */
+async function recipientFrom(
+  s: Services,
+  companyId: number,
+  ticket: TicketRow,
+  contact: { number: string | null; isGroup: boolean | null } | null,
+): Promise<Recipient> {
   if (!contact?.number) throw new AppError("ERR_WAPP_INVALID_CONTACT");
-  return { contact, driver: await driverOfTicket(s, companyId, ticket) };
+  return { contact: { number: contact.number, isGroup: !!contact.isGroup }, driver: await driverOfTicket(s, companyId, ticket) };
 }
 
 type Recorded = { row: MessageRow; send: boolean };
@@ -261,106 +268,6 @@ async function markFailed(s: Services, companyId: number, ticket: TicketRow, row
 }
 
 /**
- * Step 3: the row completed with what the driver says. A driver that chose its own id (it could not
- * take ours) may have had its echo stored already under that id: the echo row takes our details and
- * our queued row goes, so the message is one row either way.
- */
-async function completeOutgoing(
-  s: Services,
-  companyId: number,
-  ticket: TicketRow,
-  row: MessageRow,
-  sent: Sent,
-): Promise<MessageView> {
-  const early = s.sessions.takeEarlyAck(ticket.whatsappId, sent.channelId) ?? Ack.queued;
-  const lastMessage = summary({ body: row.body, mediaType: row.mediaType, fileName: row.mediaName });
-  const view = await withTransaction(s.db, async (tx, afterCommit) => {
-    const t = scoped(tx, companyId);
-    const ack = sql`case when ${messages.ack} = ${Ack.failed} then ${Ack.failed} else greatest(${messages.ack}, ${Ack.pending}, ${early}) end`;
-    const [echo] =
-      sent.channelId === row.channelId
-        ? []
-        : await tx
-            .select()
-            .from(messages)
-            .where(
-              t.messages.where(
-                eq(messages.whatsappId, ticket.whatsappId ?? -1),
-                eq(messages.channelId, sent.channelId),
-                ne(messages.id, row.id),
-              ),
-            );
-    let done: MessageRow;
-    if (echo) {
-      await tx.delete(messages).where(t.messages.where(eq(messages.id, row.id)));
-      [done] = await tx
-        .update(messages)
-        .set({
-          userId: row.userId,
-          isAutomatic: row.isAutomatic,
-          clientId: row.clientId,
-          mediaPath: sql`coalesce(${messages.mediaPath}, ${row.mediaPath})`,
-          mediaName: sql`coalesce(${messages.mediaName}, ${row.mediaName})`,
-          quotedMsgId: sql`coalesce(${messages.quotedMsgId}, ${row.quotedMsgId})`,
-          channelContent: sent.content ?? null,
-          ack,
-          updatedAt: new Date(),
-        })
-        .where(t.messages.where(eq(messages.id, echo.id)))
-        .returning();
-    } else {
-      [done] = await tx
-        .update(messages)
-        .set({ channelId: sent.channelId, channelContent: sent.content ?? null, ack, ackError: null, updatedAt: new Date() })
-        .where(t.messages.where(eq(messages.id, row.id)))
-        .returning();
-    }
-    const [updated] = await tx
-      .update(tickets)
-      .set({ lastMessage, updatedAt: new Date() })
-      .where(t.tickets.where(eq(tickets.id, ticket.id)))
-      .returning();
-    return announceIn(s, t, companyId, updated, done, afterCommit);
-  });
-  // an ack that arrived while the row was being committed found nothing to update: apply it now
-  const late = s.sessions.takeEarlyAck(ticket.whatsappId, sent.channelId);
-  if (late !== null && late > view.ack) {
-    const rows = await s.db
-      .update(messages)
-      .set({ ack: sql`greatest(${messages.ack}, ${late})`, ackError: null, updatedAt: new Date() })
-      .where(and(eq(messages.companyId, companyId), eq(messages.id, view.id)))
-      .returning();
-    await publishMessageUpdate(s, companyId, rows);
-    return { ...view, ack: Math.max(view.ack, late) };
-  }
-  return view;
-}
-
-/** The new message (sent or failed) and its ticket to everyone who may see the ticket, once committed. */
-async function announceIn(
-  s: Services,
-  t: Scoped,
-  companyId: number,
-  ticket: TicketRow,
-  row: MessageRow,
-  afterCommit: (fn: () => void) => void,
-): Promise<MessageView> {
-  const [messageView] = await presentMessages(t, [row]);
-  const [{ view: ticketView, audience }] = await presentTicketsWithAudience(t, [ticket]);
-  afterCommit(() =>
-    s.events.publish({
-      type: "message.created",
-      companyId,
-      ticketId: ticket.id,
-      message: messageView,
-      ticket: ticketView,
-      audience,
-    }),
-  );
-  return messageView;
-}
-
-/**
  * Step 1 of automatic messages inside the caller's transaction, with the change that causes them
  * (a rating stored, a ticket accepted, transferred, expired, the bot's step): both commit or neither
  * does, so a crash can neither lose the messages nor, run again, record them twice. One statement for
@@ -414,17 +321,20 @@ export async function deliverQueued(
   { lastAttempt }: { lastAttempt: boolean },
 ): Promise<void> {
   const q = scoped(s.db, companyId);
+  // the rows, their tickets and contacts in one read: the job is claimed, so no other run moves them meanwhile
+  const found = await q.db
+    .select({ row: messages, ticket: tickets, contact: { number: contacts.number, isGroup: contacts.isGroup } })
+    .from(messages)
+    .innerJoin(tickets, and(eq(tickets.companyId, messages.companyId), eq(tickets.id, messages.ticketId)))
+    .leftJoin(contacts, and(eq(contacts.companyId, tickets.companyId), eq(contacts.id, tickets.contactId)))
+    .where(q.messages.where(inArray(messages.id, messageIds)));
+  const byId = new Map(found.map((f) => [f.row.id, f]));
   for (const id of messageIds) {
-    const row = await q.messages.findById(id);
-    if (row?.ack !== Ack.queued) continue;
-    const [ticket] = await q.db
-      .select()
-      .from(tickets)
-      .where(q.tickets.where(eq(tickets.id, row.ticketId)));
-    if (!ticket) continue;
+    const { row, ticket, contact } = byId.get(id) ?? {};
+    if (!row || !ticket || row.ack !== Ack.queued) continue;
     let recipient: Recipient;
     try {
-      recipient = await recipientOf(s, companyId, ticket);
+      recipient = await recipientFrom(s, companyId, ticket, contact ?? null);
     } catch (err) {
       const error = driverError(err, "ERR_WAPP_NOT_INITIALIZED");
       // the job's last error names the code, not a text in one language
