@@ -368,7 +368,7 @@ export async function runIngest(opts) {
   return results;
 }
 
-/** Takes out what the run wrote: its messages, its new contacts (their tickets go with them), the counters it moved. */
+/** Takes out what the run wrote: its messages, its new contacts (their tickets go with them), its jobs, the counters it moved. */
 async function cleanUp(db, { channelPrefix, newPrefix, companyId, log }) {
   const t0 = performance.now();
   await db.query("begin");
@@ -377,6 +377,11 @@ async function cleanUp(db, { channelPrefix, newPrefix, companyId, log }) {
   await db.query(
     `update tickets t set last_message = r.last_message, unread_messages = r.unread_messages, updated_at = r.updated_at
      from ingest_restore r where t.id = r.id and (t.last_message, t.unread_messages, t.updated_at) is distinct from (r.last_message, r.unread_messages, r.updated_at)`,
+  );
+  // the seed has no jobs: the bot's delivery jobs of this run go too (a tree before the jobs table has none)
+  const companyNumber = Number(companyId);
+  await db.query(
+    `do $$ begin if to_regclass('public.jobs') is not null then delete from jobs where company_id = ${companyNumber}; end if; end $$`,
   );
   await db.query("commit");
   // what autovacuum would do after so many deletes, now: the next run (--reuse) meets the seed's state,
