@@ -56,7 +56,7 @@ export async function runChatbot(
   if (loaded.late || !owesTurn(ticket, result.messageId)) return;
   // in its queue, out of the bot, no hours to keep: the ticket waits for a human, nothing more to read
   if (ticket.queueId && !ticket.chatbot && loaded.scheduleType === "disabled") return;
-  const w = await loadWorld(s, q, loaded);
+  const w = loadWorld(s, q, loaded);
   if (!w) return;
   await applyStep(w, await decide(w, msg.body));
 }

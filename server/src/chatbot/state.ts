@@ -1,5 +1,5 @@
 import { SettingDefinitions, type SettingKey } from "@charla/contracts";
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { type Column, and, eq, isNull, sql } from "drizzle-orm";
 import type { Services } from "../context.js";
 import { type Scoped, scoped } from "../db/scoped.js";
 import { companies, contacts, type queues, settings, tickets, ticketTracking, whatsapps } from "../db/schema/index.js";
@@ -8,7 +8,7 @@ import { type TemplateFacts, fillTemplate } from "../lib/template.js";
 import { queueAutomatic } from "../modules/messages/automatic.js";
 import { ticketChangeBroadcast } from "../modules/tickets/broadcast.js";
 import { clock } from "./clock.js";
-import { claimTurn, owesTurn } from "./turns.js";
+import { claimTurn, notAnsweredYet } from "./turns.js";
 
 export type TicketRow = typeof tickets.$inferSelect;
 export type QueueRow = typeof queues.$inferSelect;
@@ -53,8 +53,9 @@ const setting = (companyId: number, key: SettingKey) =>
 const LATE_AFTER = "1 minute";
 
 /**
- * The ticket, whether the message is older than the ticket's newest received one, and the settings the
- * bot follows, in one statement: most messages stop here (an agent's ticket, a late message).
+ * The ticket, whether the message is older than the ticket's newest received one, the settings the bot
+ * follows, and its connection, company hours and contact, in one statement: most messages stop at the
+ * ticket (an agent's ticket, a late message), and those the bot answers need no second read.
  */
 export async function loadTicket(q: Scoped, ticketId: number, messageId: number) {
   const [row] = await q.db
@@ -67,29 +68,6 @@ export async function loadTicket(q: Scoped, ticketId: number, messageId: number)
           + ${LATE_AFTER}::interval, false)`,
       scheduleType: setting(q.companyId, "scheduleType"),
       chatBotType: setting(q.companyId, "chatBotType"),
-    })
-    .from(tickets)
-    .where(q.tickets.where(eq(tickets.id, ticketId)));
-  if (!row) return null;
-  return {
-    messageId,
-    ticket: row.ticket,
-    late: row.late,
-    scheduleType: row.scheduleType ?? SettingDefinitions.scheduleType.default,
-    chatBotType: row.chatBotType ?? SettingDefinitions.chatBotType.default,
-  };
-}
-
-/** The rest of the world for a ticket the bot handles: its connection, company hours and contact. */
-export async function loadWorld(
-  s: Services,
-  q: Scoped,
-  loaded: NonNullable<Awaited<ReturnType<typeof loadTicket>>>,
-): Promise<BotWorld | null> {
-  const { ticket } = loaded;
-  if (ticket.whatsappId === null) return null;
-  const [row] = await q.db
-    .select({
       connection: {
         id: whatsapps.id,
         greetingMessage: whatsapps.greetingMessage,
@@ -100,11 +78,29 @@ export async function loadWorld(
       company: { schedules: companies.schedules, timeZone: companies.timeZone },
       contact: { name: contacts.name, email: contacts.email },
     })
-    .from(whatsapps)
-    .innerJoin(companies, eq(companies.id, whatsapps.companyId))
-    .innerJoin(contacts, q.contacts.where(eq(contacts.id, ticket.contactId)))
-    .where(q.whatsapps.where(eq(whatsapps.id, ticket.whatsappId)));
+    .from(tickets)
+    .leftJoin(whatsapps, and(eq(whatsapps.id, tickets.whatsappId), eq(whatsapps.companyId, q.companyId)))
+    .leftJoin(companies, eq(companies.id, q.companyId))
+    .leftJoin(contacts, and(eq(contacts.id, tickets.contactId), eq(contacts.companyId, q.companyId)))
+    .where(q.tickets.where(eq(tickets.id, ticketId)));
   if (!row) return null;
+  return {
+    messageId,
+    ticket: row.ticket,
+    late: row.late,
+    scheduleType: row.scheduleType ?? SettingDefinitions.scheduleType.default,
+    chatBotType: row.chatBotType ?? SettingDefinitions.chatBotType.default,
+    world:
+      row.connection && row.company && row.contact
+        ? { connection: row.connection, company: row.company, contact: row.contact }
+        : null,
+  };
+}
+
+/** The world for a ticket the bot handles, from what `loadTicket` read: null without a connection, company or contact. */
+export function loadWorld(s: Services, q: Scoped, loaded: NonNullable<Awaited<ReturnType<typeof loadTicket>>>): BotWorld | null {
+  const { ticket, world } = loaded;
+  if (ticket.whatsappId === null || !world) return null;
   return {
     s,
     q,
@@ -112,7 +108,7 @@ export async function loadWorld(
     messageId: loaded.messageId,
     scheduleType: loaded.scheduleType,
     keyword: loaded.chatBotType === "keyword",
-    ...row,
+    ...world,
     now: clock.now(),
   };
 }
@@ -156,20 +152,30 @@ export async function applyStep(w: BotWorld, step: Step): Promise<void> {
 
 async function applyChanges(w: BotWorld, patch: BotPatch, texts: string[]) {
   const companyId = w.q.companyId;
+  const { ticket: before } = w;
   return withTransaction(w.s.db, async (tx, afterCommit) => {
     const q = scoped(tx, companyId);
-    const { ticket } = w;
-    const before = await q.tickets.lockById(ticket.id);
-    const moved =
-      !before ||
-      before.userId !== null ||
-      before.status === "closed" ||
-      before.queueId !== ticket.queueId ||
-      before.queueOptionId !== ticket.queueOptionId ||
-      !owesTurn(before, w.messageId);
-    if (moved) return;
-    const after = (await q.tickets.update(ticket.id, { ...patch, botAnsweredMessageId: w.messageId })) as TicketRow;
-    if (after.queueId !== before.queueId) await episodeQueue(q, ticket.id, after.queueId);
+    // the turn's claim and its patch in one guarded update, without a lock: it takes only if the ticket
+    // is still as the decision read it (no agent took it, not closed, same queue, place, flag and
+    // connection), so `before` is what the lists showed and the broadcast's audience before is right
+    const [after] = await tx
+      .update(tickets)
+      .set({ ...patch, botAnsweredMessageId: w.messageId, updatedAt: new Date() })
+      .where(
+        q.tickets.where(
+          eq(tickets.id, before.id),
+          isNull(tickets.userId),
+          eq(tickets.status, before.status),
+          sameOrNull(tickets.queueId, before.queueId),
+          sameOrNull(tickets.queueOptionId, before.queueOptionId),
+          eq(tickets.chatbot, before.chatbot),
+          sameOrNull(tickets.whatsappId, before.whatsappId),
+          notAnsweredYet(w.messageId),
+        ),
+      )
+      .returning();
+    if (!after) return;
+    if (after.queueId !== before.queueId) await episodeQueue(q, before.id, after.queueId);
     if (after.queueId !== before.queueId || after.chatbot !== before.chatbot) {
       const broadcast = await ticketChangeBroadcast(w.s, q, before, after);
       afterCommit(broadcast.emit);
@@ -177,6 +183,8 @@ async function applyChanges(w: BotWorld, patch: BotPatch, texts: string[]) {
     await queueAutomatic(w.s, tx, afterCommit, companyId, after, texts);
   });
 }
+
+const sameOrNull = (column: Column, value: number | null) => (value === null ? isNull(column) : eq(column, value));
 
 /** The dashboard counts the episode in the queue the bot chose (behaviours: Ticket tracking). */
 async function episodeQueue(q: Scoped, ticketId: number, queueId: number | null) {

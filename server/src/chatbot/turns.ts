@@ -9,7 +9,7 @@ import { tickets } from "../db/schema/index.js";
  * it answered, and its texts commit only if that move took; a turn for a message already answered, or
  * older than one answered, writes nothing.
  */
-const notAnsweredYet = (messageId: number) =>
+export const notAnsweredYet = (messageId: number) =>
   or(isNull(tickets.botAnsweredMessageId), lt(tickets.botAnsweredMessageId, messageId));
 
 /** Whether a ticket (as read, or locked) still owes the bot's turn on this message. */
