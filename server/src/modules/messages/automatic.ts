@@ -1,14 +1,15 @@
 import type { Services } from "../../context.js";
 import type { Tx } from "../../db/client.js";
-import type { messages, tickets } from "../../db/schema/index.js";
+import { sql } from "drizzle-orm";
+import { jobs, messages, type tickets } from "../../db/schema/index.js";
 import type { AfterCommit } from "../../db/tx.js";
 import { deliverMessagesJob } from "../../jobs/durable/deliver-messages.js";
-import { enqueue } from "../../jobs/durable/enqueue.js";
+import { JOB_DEFAULTS } from "../../jobs/durable/kind.js";
+import { rowsOf } from "../../lib/rate-limit.js";
 import { runJobNow } from "../../jobs/durable/run.js";
-import { recordAutomatic } from "./send.js";
+import { automaticValues } from "./send.js";
 
 type TicketRow = typeof tickets.$inferSelect;
-type MessageRow = typeof messages.$inferSelect;
 
 /**
  * Automatic messages (greetings, transfer and expiry notices, the rating's reply, the bot's texts),
@@ -25,18 +26,22 @@ export async function queueAutomatic(
   ticket: TicketRow,
   bodies: string[],
   at?: Date,
-): Promise<MessageRow[]> {
-  const rows = await recordAutomatic(tx, companyId, ticket, bodies, at);
-  if (!rows.length) return rows;
-  const jobId = await enqueue(
-    tx,
-    companyId,
-    deliverMessagesJob,
-    { messageIds: rows.map((r) => r.id) },
-    { idempotencyKey: rows[0].channelId ?? undefined },
-  );
-  if (jobId) await s.events.within(tx, afterCommit, { type: "automatic.queued", companyId, ticketId: ticket.id, jobId });
-  return rows;
+): Promise<(ReturnType<typeof automaticValues>[number] & { id: number })[]> {
+  if (bodies.length === 0) return [];
+  const values = automaticValues(companyId, ticket, bodies, at);
+  const kind = deliverMessagesJob;
+  // the rows and their job in one statement: the job's payload is the ids the insert gave, in order
+  const recorded = tx.insert(messages).values(values).returning({ id: messages.id });
+  const result = await tx.execute(sql`with m as (${recorded.getSQL()}),
+    j as (insert into ${jobs} (company_id, kind, payload, idempotency_key, max_attempts)
+      select ${companyId}, ${kind.kind}, jsonb_build_object('messageIds', jsonb_agg(m.id order by m.id)),
+        ${values[0].channelId}, ${kind.maxAttempts ?? JOB_DEFAULTS.maxAttempts} from m
+      on conflict do nothing returning id)
+    select (select array_agg(m.id order by m.id) from m) as ids, (select j.id from j) as job_id`);
+  const [{ ids, job_id: jobId }] = rowsOf<{ ids: number[]; job_id: number | null }>(result);
+  if (jobId !== null) await s.events.within(tx, afterCommit, { type: "automatic.queued", companyId, ticketId: ticket.id, jobId });
+  // ids follow the values' order (one statement, one sequence)
+  return values.map((v, i) => ({ ...v, id: Number(ids[i]) }));
 }
 
 /** The lane automatic messages of one ticket go out on, one job after another. */

@@ -285,26 +285,29 @@ export async function recordAutomatic(
   if (bodies.length === 0) return [];
   const rows = await db
     .insert(messages)
-    .values(
-      bodies.map((body) => ({
-        companyId,
-        ticketId: ticket.id,
-        contactId: ticket.contactId,
-        whatsappId: ticket.whatsappId,
-        channelId: outgoingMessageId(),
-        body,
-        mediaType: "chat",
-        fromMe: true,
-        read: true,
-        ack: Ack.queued,
-        userId: null,
-        isAutomatic: true,
-        ...(at ? { createdAt: at } : {}),
-      })),
-    )
+    .values(automaticValues(companyId, ticket, bodies, at))
     .returning();
   // ids follow the values' order (one statement, one sequence)
   return rows.sort((x, y) => x.id - y.id);
+}
+
+/** The rows of automatic messages, queued under channel ids of their own (`recordAutomatic`, `queueAutomatic`). */
+export function automaticValues(companyId: number, ticket: TicketRow, bodies: string[], at?: Date) {
+  return bodies.map((body) => ({
+    companyId,
+    ticketId: ticket.id,
+    contactId: ticket.contactId,
+    whatsappId: ticket.whatsappId,
+    channelId: outgoingMessageId(),
+    body,
+    mediaType: "chat",
+    fromMe: true,
+    read: true,
+    ack: Ack.queued,
+    userId: null,
+    isAutomatic: true,
+    ...(at ? { createdAt: at } : {}),
+  }));
 }
 
 /**
