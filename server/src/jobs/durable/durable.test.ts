@@ -20,6 +20,11 @@ afterAll(() => t.close());
 const db = () => t.app.charla.db;
 const SEC = 1000;
 const at = (base: Date, ms: number) => new Date(base.getTime() + ms);
+/**
+ * The moment a test's sweep runs, just after its jobs were enqueued: a row's run_after has microseconds
+ * and a Date only milliseconds, so a job enqueued within the same millisecond would not be due yet.
+ */
+const justNow = () => at(new Date(), 1);
 const jobOf = async (id: number) => (await db().select().from(jobs).where(eq(jobs.id, id)))[0];
 
 let kinds = 0;
@@ -91,7 +96,7 @@ describe("#durable-jobs runs", () => {
   it("runs a due job once and marks it done; a job due later waits", async () => {
     const c = await buildCompany(t.app);
     const k = testKind();
-    const now = new Date();
+    const now = justNow();
     const soon = await enqueued(c.id, k.kind, 1);
     const later = await enqueued(c.id, k.kind, 2, { runAfter: at(now, 60 * SEC) });
     expect(await sweepOnce(k.sweep, at(now, SEC))).toBe(1);
@@ -113,7 +118,7 @@ describe("#durable-jobs runs", () => {
     );
     expect([1, 2, 3, 4].map((n) => backoffSec(k.kind, n))).toEqual([10, 20, 25, 25]);
     const id = (await enqueued(c.id, k.kind, 1)) as number;
-    let now = new Date();
+    let now = justNow();
     for (const [attempt, wait] of [
       [1, 10],
       [2, 20],
@@ -163,7 +168,7 @@ describe("#durable-jobs runs", () => {
       }
     });
     const id = (await enqueued(c.id, k.kind, 1)) as number;
-    const now = new Date();
+    const now = justNow();
     const dying = sweepOnce(k.sweep, at(now, SEC));
     while (k.runs.length < 1) await new Promise((r) => setTimeout(r, 5));
     expect(await jobOf(id)).toMatchObject({ state: "running", attempts: 1 });
@@ -188,7 +193,7 @@ describe("#durable-jobs runs", () => {
   it("a lapsed job already at its last attempt is dead, not run again", async () => {
     const c = await buildCompany(t.app);
     const k = testKind();
-    const now = new Date();
+    const now = justNow();
     const [row] = await db()
       .insert(jobs)
       .values({
@@ -208,7 +213,7 @@ describe("#durable-jobs runs", () => {
 
   it("deletes done jobs after a week, not before, and never pending or dead ones", async () => {
     const c = await buildCompany(t.app);
-    const now = new Date();
+    const now = justNow();
     const old = at(now, -8 * 86_400 * SEC);
     const rows = await db()
       .insert(jobs)
@@ -306,7 +311,7 @@ describe("#durable-jobs admin routes", () => {
     );
     const id = (await enqueued(c.id, k.kind, 1)) as number;
     const theirs = (await enqueued(other.id, k.kind, 2)) as number;
-    const now = new Date();
+    const now = justNow();
     await sweepOnce(k.sweep, now);
     expect((await jobOf(id)).state).toBe("dead");
     expect((await jobOf(theirs)).state).toBe("dead");
