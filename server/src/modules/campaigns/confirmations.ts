@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Services } from "../../context.js";
+import { GroupCommit } from "../../lib/group-commit.js";
 import { rowsOf } from "../../lib/rate-limit.js";
 import { announceCampaign } from "./sender.js";
 
@@ -42,47 +43,26 @@ export async function confirmByReply(
   return (await confirmByReplies(s, companyId, whatsappId, [number], now)).length;
 }
 
-type Waiting = { number: string; resolve: () => void; reject: (err: unknown) => void };
-type Lane = { running: boolean; waiting: Waiting[] };
 /** Numbers a statement takes at most. */
 const NUMBERS_PER_STATEMENT = 500;
-const lanesOf = new WeakMap<Services, Map<string, Lane>>();
+type Connection = { companyId: number; whatsappId: number };
+const lanesOf = new WeakMap<Services, GroupCommit<Connection, string, undefined>>();
 
 /**
  * Confirms one connection's replies a statement at a time (group commit, as inbound messages and acks
  * are stored): the replies that arrive while one statement runs go together in the next, so a busy
  * inbox costs a statement per burst, not one per message; a lone reply goes at once.
  */
-function confirmInLane(s: Services, companyId: number, whatsappId: number, number: string): Promise<void> {
+function confirmInLane(s: Services, companyId: number, whatsappId: number, number: string): Promise<undefined> {
   let lanes = lanesOf.get(s);
   if (!lanes) {
-    lanes = new Map();
+    lanes = new GroupCommit(NUMBERS_PER_STATEMENT, async (c, numbers) => {
+      await confirmByReplies(s, c.companyId, c.whatsappId, [...new Set(numbers)]);
+      return numbers.map(() => undefined);
+    });
     lanesOf.set(s, lanes);
   }
-  const key = `${companyId}:${whatsappId}`;
-  let lane = lanes.get(key);
-  if (!lane) {
-    lane = { running: false, waiting: [] };
-    lanes.set(key, lane);
-  }
-  const done = new Promise<void>((resolve, reject) => lane.waiting.push({ number, resolve, reject }));
-  if (!lane.running) void drain(s, companyId, whatsappId, key, lane, lanes);
-  return done;
-}
-
-async function drain(s: Services, companyId: number, whatsappId: number, key: string, lane: Lane, lanes: Map<string, Lane>) {
-  lane.running = true;
-  while (lane.waiting.length) {
-    const batch = lane.waiting.splice(0, NUMBERS_PER_STATEMENT);
-    try {
-      await confirmByReplies(s, companyId, whatsappId, [...new Set(batch.map((w) => w.number))]);
-      for (const w of batch) w.resolve();
-    } catch (err) {
-      for (const w of batch) w.reject(err);
-    }
-  }
-  lane.running = false;
-  lanes.delete(key);
+  return lanes.add(`${companyId}:${whatsappId}`, { companyId, whatsappId }, number);
 }
 
 /** A contact's stored message confirms their campaign confirmations, off the inbound path, one number's after another. */

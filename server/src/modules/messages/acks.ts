@@ -2,6 +2,7 @@ import { Ack, type AckError } from "@charla/contracts";
 import { and, between, eq, sql } from "drizzle-orm";
 import type { Services } from "../../context.js";
 import { messages } from "../../db/schema/index.js";
+import { GroupCommit } from "../../lib/group-commit.js";
 import { publishMessageUpdate } from "./broadcast.js";
 
 type MessageRow = typeof messages.$inferSelect;
@@ -32,11 +33,11 @@ export async function applyAck(
 const ownedBy = (ref: { companyId: number; whatsappId: number }) =>
   and(eq(messages.companyId, ref.companyId), eq(messages.whatsappId, ref.whatsappId));
 
-type Waiting = { channelId: string; ack: number; resolve: (rows: MessageRow[]) => void; reject: (err: unknown) => void };
-type Lane = { running: boolean; waiting: Waiting[] };
+type Pending = { channelId: string; ack: number };
 /** Acks a statement takes at most. */
 const ACKS_PER_STATEMENT = 500;
-const lanesOf = new WeakMap<Services, Map<string, Lane>>();
+type Ref = { companyId: number; whatsappId: number };
+const lanesOf = new WeakMap<Services, GroupCommit<Ref, Pending, MessageRow[]>>();
 
 /**
  * Raises acks one statement at a time per connection (group commit, as inbound messages are stored):
@@ -44,47 +45,21 @@ const lanesOf = new WeakMap<Services, Map<string, Lane>>();
  * delivery and read receipts, a campaign's) costs one update, one commit and one read of the events'
  * tickets, not one of each per ack. A lone ack is written at once.
  */
-function raiseInLane(s: Services, ref: { companyId: number; whatsappId: number }, channelId: string, ack: number) {
+function raiseInLane(s: Services, ref: Ref, channelId: string, ack: number): Promise<MessageRow[]> {
   let lanes = lanesOf.get(s);
   if (!lanes) {
-    lanes = new Map();
+    lanes = new GroupCommit(ACKS_PER_STATEMENT, async (r, batch) => {
+      const rows = await raiseAcks(s, r, batch);
+      await publishMessageUpdate(s, r.companyId, rows);
+      return batch.map((w) => rows.filter((row) => row.channelId === w.channelId));
+    });
     lanesOf.set(s, lanes);
   }
-  const key = `${ref.companyId}:${ref.whatsappId}`;
-  let lane = lanes.get(key);
-  if (!lane) {
-    lane = { running: false, waiting: [] };
-    lanes.set(key, lane);
-  }
-  const promise = new Promise<MessageRow[]>((resolve, reject) => lane.waiting.push({ channelId, ack, resolve, reject }));
-  if (!lane.running) void drain(s, ref, key, lane, lanes);
-  return promise;
-}
-
-async function drain(
-  s: Services,
-  ref: { companyId: number; whatsappId: number },
-  key: string,
-  lane: Lane,
-  lanes: Map<string, Lane>,
-) {
-  lane.running = true;
-  while (lane.waiting.length) {
-    const batch = lane.waiting.splice(0, ACKS_PER_STATEMENT);
-    try {
-      const rows = await raiseAcks(s, ref, batch);
-      await publishMessageUpdate(s, ref.companyId, rows);
-      for (const w of batch) w.resolve(rows.filter((r) => r.channelId === w.channelId));
-    } catch (err) {
-      for (const w of batch) w.reject(err);
-    }
-  }
-  lane.running = false;
-  lanes.delete(key);
+  return lanes.add(`${ref.companyId}:${ref.whatsappId}`, ref, { channelId, ack });
 }
 
 /** One update for a batch: each message raised to the highest of its acks (a row is updated once a statement). */
-async function raiseAcks(s: Services, ref: { companyId: number; whatsappId: number }, batch: Waiting[]): Promise<MessageRow[]> {
+async function raiseAcks(s: Services, ref: Ref, batch: Pending[]): Promise<MessageRow[]> {
   const highest = new Map<string, number>();
   for (const w of batch) highest.set(w.channelId, Math.max(w.ack, highest.get(w.channelId) ?? -Infinity));
   const ids = [...highest.keys()];
