@@ -12,3 +12,6 @@ export * from "./contact-lists.js";
 export * from "./campaigns.js";
 export * from "./file-lists.js";
 export * from "./jobs.js";
+export * from "./schedules.js";
+export * from "./chats.js";
+export * from "./announcements.js";
