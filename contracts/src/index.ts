@@ -11,6 +11,7 @@ export * from "./dashboard.js";
 export * from "./errors.js";
 export * from "./events.js";
 export * from "./file-lists.js";
+export * from "./helps.js";
 export * from "./jobs.js";
 export * from "./kanban.js";
 export * from "./limits.js";

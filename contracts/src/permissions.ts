@@ -61,6 +61,8 @@ const rules = {
   "simulator.use": { profiles: ["admin"] },
   "connections.list": { profiles: "all" },
   "helps.view": { profiles: "all" },
+  /** The Ayuda tab: help videos are platform data, shown to every company (secondary §6). */
+  "helps.manage": { profiles: "all", super: true },
   "announcements.manage": { profiles: "all", super: true },
   "financeiro.view": { profiles: "all", super: true },
   "kanban.use": { profiles: "all", plan: "useKanban" },

@@ -31,6 +31,7 @@ import { notesRoutes } from "./modules/notes/routes.js";
 import { campaignsRoutes } from "./modules/campaigns/routes.js";
 import { contactListsRoutes } from "./modules/contact-lists/routes.js";
 import { fileListsRoutes } from "./modules/file-lists/routes.js";
+import { helpsRoutes } from "./modules/helps/routes.js";
 import { jobsRoutes } from "./modules/jobs/routes.js";
 import { quickMessagesRoutes } from "./modules/quick-messages/routes.js";
 import { tagsRoutes } from "./modules/tags/routes.js";
@@ -170,6 +171,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       await api.register(contactListsRoutes);
       await api.register(campaignsRoutes);
       await api.register(fileListsRoutes);
+      await api.register(helpsRoutes);
       await api.register(jobsRoutes);
     },
     { prefix: "/api/v1" },

@@ -32,8 +32,13 @@ describe("security headers", () => {
       expect(csp.get("script-src"), url).toEqual(["'self'"]);
       expect(csp.get("frame-ancestors"), url).toEqual(["'none'"]);
       expect(csp.get("object-src"), url).toEqual(["'none'"]);
-      // images: our own, in-memory media, and WhatsApp's own picture servers; nothing a message can name
-      expect(csp.get("img-src"), url).toEqual(["'self'", "data:", "blob:", "https://*.whatsapp.net"]);
+      // images: our own, in-memory media, WhatsApp's own picture servers and the help videos'
+      // thumbnails (one host, no wildcard); nothing a message can name
+      expect(csp.get("img-src"), url).toEqual(["'self'", "data:", "blob:", "https://*.whatsapp.net", "https://i.ytimg.com"]);
+      // frames: only the help videos' privacy-enhanced player, not youtube.com nor any other site
+      expect(csp.get("frame-src"), url).toEqual(["https://www.youtube-nocookie.com"]);
+      expect(csp.get("child-src"), url).toBeUndefined();
+      expect(csp.get("connect-src"), url).toEqual(["'self'"]);
       expect(csp.has("upgrade-insecure-requests"), url).toBe(false);
       expect(res.headers["x-content-type-options"], url).toBe("nosniff");
       expect(res.headers["x-frame-options"], url).toBe("DENY");

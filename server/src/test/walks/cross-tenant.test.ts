@@ -20,6 +20,7 @@ import {
   campaigns,
   fileListOptions,
   fileLists,
+  helps,
   jobs,
   contactListItems,
   contactLists,
@@ -98,6 +99,12 @@ beforeAll(async () => {
     .insert(jobs)
     .values({ companyId: a.id, kind: `probe.${a.name}`, payload: {}, state: "dead", lastError: `Fallo ${a.name}` })
     .returning();
+  // a help video is platform data (every company reads it through GET /helps), so its text is no
+  // marker; what the walk checks is that B cannot change or delete it
+  const [help] = await t.app.charla.db
+    .insert(helps)
+    .values({ companyId: a.id, title: `Ayuda de la plataforma ${a.id}`, video: "dQw4w9WgXcQ" })
+    .returning();
   aIds = {
     users: aUser.id,
     "users-company": aUser.id,
@@ -123,6 +130,7 @@ beforeAll(async () => {
     "files:fileId": files.id,
     "files:optionId": fileOption.id,
     jobs: job.id,
+    helps: help.id,
     tags: tag.id,
     "ticket-tags:ticketId": ticket.id,
     "ticket-tags:tagId": tag.id,
@@ -211,5 +219,9 @@ describe("cross-tenant walk", () => {
     expect(hours.json()).toMatchObject({ id: a.id, timeZone: "America/Noronha", schedules: DEFAULT_SCHEDULES });
     const dead = await as(t.app, aSession, { method: "GET", url: "/api/v1/jobs?state=dead" });
     expect(dead.json().jobs).toMatchObject([{ id: aIds.jobs, state: "dead", attempts: 0 }]);
+    const helpsRead = await as(t.app, aSession, { method: "GET", url: "/api/v1/helps" });
+    expect(helpsRead.json()).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: aIds.helps, title: `Ayuda de la plataforma ${a.id}` })]),
+    );
   });
 });
