@@ -1,4 +1,5 @@
 import type { CampaignEvent } from "./campaigns.js";
+import type { ChatEvent, ChatOfEvent, ChatUserEvent } from "./chats.js";
 import type { ConnectionEvent, ConnectionSessionEvent } from "./connections.js";
 import type { ContactListEvent, ContactListItemEvent } from "./contact-lists.js";
 import type { ContactView } from "./contacts.js";
@@ -28,6 +29,10 @@ export const Events = {
   campaign: (companyId: number) => `company-${companyId}-campaign`,
   /** secondary §7: file lists. */
   file: (companyId: number) => `company-${companyId}-file`,
+  /** secondary §7 internal chat: chats, the user's unread counts, one chat's messages; sent to participants only. */
+  chat: (companyId: number) => `company-${companyId}-chat`,
+  chatUser: (companyId: number) => `company-${companyId}-chat-user`,
+  chatOf: (companyId: number, chatId: number) => `company-${companyId}-chat-${chatId}`,
   ticket: (companyId: number) => `company-${companyId}-ticket`,
   appMessage: (companyId: number) => `company-${companyId}-appMessage`,
   company: (companyId: number) => `company-${companyId}-company`,
@@ -78,6 +83,9 @@ export type SocketPayloads = {
   contactListItemsOf: ContactListItemEvent;
   campaign: CampaignEvent;
   file: FileListEvent;
+  chat: ChatEvent;
+  chatUser: ChatUserEvent;
+  chatOf: ChatOfEvent;
   ticket: TicketEvent;
   appMessage: AppMessageEvent;
   company: CompanySchedulesEvent;

@@ -2,6 +2,7 @@ export * from "./acks.js";
 export * from "./auth.js";
 export * from "./campaigns.js";
 export * from "./chatbot-hold.js";
+export * from "./chats.js";
 export * from "./common.js";
 export * from "./companies.js";
 export * from "./connections.js";

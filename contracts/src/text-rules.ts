@@ -31,6 +31,9 @@ export const V = {
   /** The words the Tags and Quick replies forms use (core §5, secondary §5): "Obligatorio", "Mensaje muy corto". */
   mandatory: "validation.mandatory",
   shortMessage: "validation.shortMessage",
+  /** The chat dialog's alerts (secondary §5): no title, no participant. */
+  chatTitle: "validation.chatTitle",
+  chatUsers: "validation.chatUsers",
   /** Text PostgreSQL cannot store: a NUL character or half of a UTF-16 surrogate pair. */
   invalidText: "validation.invalidText",
 } as const;

@@ -29,6 +29,7 @@ import { dashboardRoutes } from "./modules/dashboard/routes.js";
 import { messagesRoutes } from "./modules/messages/routes.js";
 import { notesRoutes } from "./modules/notes/routes.js";
 import { campaignsRoutes } from "./modules/campaigns/routes.js";
+import { chatsRoutes } from "./modules/chats/routes.js";
 import { contactListsRoutes } from "./modules/contact-lists/routes.js";
 import { fileListsRoutes } from "./modules/file-lists/routes.js";
 import { helpsRoutes } from "./modules/helps/routes.js";
@@ -173,6 +174,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       await api.register(fileListsRoutes);
       await api.register(helpsRoutes);
       await api.register(jobsRoutes);
+      await api.register(chatsRoutes);
     },
     { prefix: "/api/v1" },
   );

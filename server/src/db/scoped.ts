@@ -4,6 +4,9 @@ import type { Db, Tx } from "./client.js";
 import {
   campaignShippings,
   campaigns,
+  chatMessages,
+  chatUsers,
+  chats,
   contactListItems,
   fileListOptions,
   fileLists,
@@ -110,6 +113,9 @@ export function scoped(db: Db | Tx, companyId: number) {
     fileLists: tenantTable(db, fileLists, companyId),
     fileListOptions: tenantTable(db, fileListOptions, companyId),
     campaignShippings: tenantTable(db, campaignShippings, companyId),
+    chats: tenantTable(db, chats, companyId),
+    chatUsers: tenantTable(db, chatUsers, companyId),
+    chatMessages: tenantTable(db, chatMessages, companyId),
     ticketTags: {
       table: ticketTags,
       where: (...c: (SQL | undefined)[]) => and(eq(ticketTags.companyId, companyId), ...c) as SQL,

@@ -1,6 +1,7 @@
 import type { EventBus } from "../../events/index.js";
 import type { Realtime } from "../realtime.js";
 import { accessPresenters } from "./access.js";
+import { chatPresenters } from "./chats.js";
 import { recordPresenters } from "./records.js";
 import { ticketPresenters } from "./tickets.js";
 
@@ -12,4 +13,5 @@ export function registerRealtimeListeners(bus: EventBus, rt: Realtime): void {
   ticketPresenters(bus, rt);
   recordPresenters(bus, rt);
   accessPresenters(bus, rt);
+  chatPresenters(bus, rt);
 }

@@ -18,6 +18,9 @@ import {
 import {
   campaignSettings,
   campaigns,
+  chatMessages,
+  chatUsers,
+  chats,
   fileListOptions,
   fileLists,
   helps,
@@ -105,6 +108,17 @@ beforeAll(async () => {
     .insert(helps)
     .values({ companyId: a.id, title: `Ayuda de la plataforma ${a.id}`, video: "dQw4w9WgXcQ" })
     .returning();
+  const [chat] = await t.app.charla.db
+    .insert(chats)
+    .values({ companyId: a.id, title: `Charla interna ${a.name}`, ownerId: a.admin.id, lastMessage: `Interno ${a.name}` })
+    .returning();
+  await t.app.charla.db.insert(chatUsers).values([
+    { companyId: a.id, chatId: chat.id, userId: a.admin.id, unreads: 1 },
+    { companyId: a.id, chatId: chat.id, userId: aUser.id },
+  ]);
+  await t.app.charla.db
+    .insert(chatMessages)
+    .values({ companyId: a.id, chatId: chat.id, senderId: a.admin.id, message: `Interno ${a.name}` });
   aIds = {
     users: aUser.id,
     "users-company": aUser.id,
@@ -130,6 +144,7 @@ beforeAll(async () => {
     "files:fileId": files.id,
     "files:optionId": fileOption.id,
     jobs: job.id,
+    chats: chat.id,
     helps: help.id,
     tags: tag.id,
     "ticket-tags:ticketId": ticket.id,
@@ -159,6 +174,9 @@ beforeAll(async () => {
     fileOption.name,
     job.kind,
     `Fallo ${a.name}`,
+    chat.title,
+    chat.uuid,
+    `Interno ${a.name}`,
   ];
 });
 afterAll(() => t.close());
@@ -219,6 +237,11 @@ describe("cross-tenant walk", () => {
     expect(hours.json()).toMatchObject({ id: a.id, timeZone: "America/Noronha", schedules: DEFAULT_SCHEDULES });
     const dead = await as(t.app, aSession, { method: "GET", url: "/api/v1/jobs?state=dead" });
     expect(dead.json().jobs).toMatchObject([{ id: aIds.jobs, state: "dead", attempts: 0 }]);
+    const chat = await as(t.app, aSession, { method: "GET", url: `/api/v1/chats/${aIds.chats}` });
+    expect(chat.json()).toMatchObject({
+      title: `Charla interna ${a.name}`,
+      users: expect.arrayContaining([expect.objectContaining({ userId: a.admin.id, unreads: 1 })]),
+    });
     const helpsRead = await as(t.app, aSession, { method: "GET", url: "/api/v1/helps" });
     expect(helpsRead.json()).toEqual(
       expect.arrayContaining([expect.objectContaining({ id: aIds.helps, title: `Ayuda de la plataforma ${a.id}` })]),
