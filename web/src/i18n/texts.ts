@@ -32,6 +32,7 @@ export const pageNamespaces: readonly string[] = [
   "settings",
   "simulator",
   "todolist",
+  "helps",
 ];
 const bundleFiles = import.meta.glob<Bundle>("./bundles/*.{auth,app}.ts", { import: "default" });
 const pageFiles = import.meta.glob<Record<string, unknown>>(
@@ -48,6 +49,7 @@ const pageFiles = import.meta.glob<Record<string, unknown>>(
     "./*/settings.json",
     "./*/simulator.json",
     "./*/todolist.json",
+    "./*/helps.json",
   ],
   { import: "default" },
 );

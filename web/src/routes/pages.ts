@@ -17,6 +17,7 @@ export const pages = {
   users: loader(() => import("../pages/users/UsersPage")),
   settings: loader(() => import("../pages/settings/SettingsPage")),
   todolist: loader(() => import("../pages/todolist/TodoListPage")),
+  helps: loader(() => import("../pages/helps/HelpsPage")),
   simulator: loader(() => import("../pages/simulator/SimulatorPage")),
   tickets: loader(() => import("../pages/tickets/TicketsPage")),
   "contact-lists": loader(() => import("../pages/contact-lists/ContactListsPage")),

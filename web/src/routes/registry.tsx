@@ -1,4 +1,5 @@
 import ChecklistIcon from "@mui/icons-material/Checklist";
+import HelpIcon from "@mui/icons-material/HelpOutlineOutlined";
 import ContactsIcon from "@mui/icons-material/ContactPhoneOutlined";
 import DashboardIcon from "@mui/icons-material/DashboardOutlined";
 import PeopleIcon from "@mui/icons-material/PeopleAltOutlined";
@@ -31,6 +32,7 @@ const TagsPage = lazyLoaded(pages.tags);
 const UsersPage = lazyLoaded(pages.users);
 const SettingsPage = lazyLoaded(pages.settings);
 const TodoListPage = lazyLoaded(pages.todolist);
+const HelpsPage = lazyLoaded(pages.helps);
 const SimulatorPage = lazyLoaded(pages.simulator);
 const TicketsPage = lazyLoaded(pages.tickets);
 const ContactListsPage = lazyLoaded(pages["contact-lists"]);
@@ -195,6 +197,13 @@ export const appRoutes: AppRoute[] = [
     path: "/todolist",
     element: <TodoListPage />,
     menu: { key: "todolist", labelKey: "menu.todolist", icon: <ChecklistIcon /> },
+  },
+  {
+    path: "/helps",
+    element: <HelpsPage />,
+    // core §2: help videos are for every profile
+    access: { anyOf: ["helps.view"] },
+    menu: { key: "helps", labelKey: "menu.helps", icon: <HelpIcon /> },
   },
   {
     path: "/simulator",

@@ -20,6 +20,7 @@ export default byNamespace(
       "!../en/settings.json",
       "!../en/simulator.json",
       "!../en/todolist.json",
+      "!../en/helps.json",
     ],
     { eager: true, import: "default" },
   ),

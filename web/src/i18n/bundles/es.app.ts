@@ -20,6 +20,7 @@ export default byNamespace(
       "!../es/settings.json",
       "!../es/simulator.json",
       "!../es/todolist.json",
+      "!../es/helps.json",
     ],
     { eager: true, import: "default" },
   ),

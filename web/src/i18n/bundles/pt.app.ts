@@ -20,6 +20,7 @@ export default byNamespace(
       "!../pt/settings.json",
       "!../pt/simulator.json",
       "!../pt/todolist.json",
+      "!../pt/helps.json",
     ],
     { eager: true, import: "default" },
   ),

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import type { Access } from "../../auth/permissions";
+import { HelpsTab } from "../helps/HelpsTab";
 import { OptionsTab } from "./OptionsTab";
 import { SchedulesTab } from "./SchedulesTab";
 
@@ -26,4 +27,6 @@ export const settingsTabs: SettingsTab[] = [
     when: (values) => values.scheduleType === "company",
     element: <SchedulesTab />,
   },
+  // secondary §2: help videos, platform data managed by super users
+  { key: "helps", labelKey: "tabs.helps", access: { anyOf: ["helps.manage"] }, element: <HelpsTab /> },
 ];

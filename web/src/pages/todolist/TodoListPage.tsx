@@ -9,8 +9,9 @@ import ListItemText from "@mui/material/ListItemText";
 import Paper from "@mui/material/Paper";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { PageContainer } from "../../components/PageContainer";
 import { formatDateTime } from "../../i18n/dates";
 import { useTasks } from "./use-tasks";
@@ -20,6 +21,9 @@ export default function TodoListPage() {
   const { tasks, addTask, editTask, deleteTask } = useTasks();
   const [text, setText] = useState("");
   const [editing, setEditing] = useState<number | null>(null);
+  // the task whose delete is being asked about (secondary §8: deletes are confirmed first)
+  const [deleting, setDeleting] = useState<number | null>(null);
+  const input = useRef<HTMLInputElement>(null);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -32,6 +36,12 @@ export default function TodoListPage() {
   const startEdit = (index: number) => {
     setEditing(index);
     setText(tasks[index].text);
+    // the field is where the edit happens: the cursor goes there, at the end of the text
+    const field = input.current;
+    if (field) {
+      field.focus();
+      requestAnimationFrame(() => field.setSelectionRange(field.value.length, field.value.length));
+    }
   };
 
   const cancelEdit = () => {
@@ -45,6 +55,11 @@ export default function TodoListPage() {
     deleteTask(index);
   };
 
+  const confirmRemove = () => {
+    if (deleting !== null) remove(deleting);
+    setDeleting(null);
+  };
+
   return (
     <PageContainer title={t("title")}>
       <Box component="form" onSubmit={submit} sx={{ display: "flex", gap: 1, flexWrap: "wrap" }}>
@@ -54,6 +69,7 @@ export default function TodoListPage() {
           placeholder={t("newTask")}
           size="small"
           sx={{ flex: "1 1 200px" }}
+          inputRef={input}
           slotProps={{ htmlInput: { "data-testid": "todo-input", "aria-label": t("newTask") } }}
         />
         <Button type="submit" variant="contained" data-testid="todo-submit" sx={{ flexShrink: 0 }}>
@@ -83,7 +99,7 @@ export default function TodoListPage() {
                     <IconButton
                       edge="end"
                       aria-label={t("common:actions.delete")}
-                      onClick={() => remove(index)}
+                      onClick={() => setDeleting(index)}
                       data-testid="todo-delete"
                     >
                       <DeleteIcon />
@@ -105,6 +121,15 @@ export default function TodoListPage() {
           </List>
         )}
       </Paper>
+      <ConfirmDialog
+        open={deleting !== null}
+        title={t("deleteTitle")}
+        confirmLabel={t("common:actions.delete")}
+        onConfirm={confirmRemove}
+        onClose={() => setDeleting(null)}
+      >
+        {deleting !== null && tasks[deleting] ? tasks[deleting].text : ""}
+      </ConfirmDialog>
     </PageContainer>
   );
 }
