@@ -1,3 +1,4 @@
+import type { AnnouncementEvent } from "./announcements.js";
 import type { CampaignEvent } from "./campaigns.js";
 import type { ChatEvent, ChatOfEvent, ChatUserEvent } from "./chats.js";
 import type { ConnectionEvent, ConnectionSessionEvent } from "./connections.js";
@@ -27,6 +28,8 @@ export const Events = {
   contactListItemsOf: (companyId: number, listId: number) => `company-${companyId}-ContactListItem-${listId}`,
   /** secondary §7: campaigns (the list and the report follow it). */
   campaign: (companyId: number) => `company-${companyId}-campaign`,
+  /** secondary §7: announcements, platform-wide: sent to every company, each on its own name. */
+  announcement: (companyId: number) => `company-${companyId}-announcement`,
   /** secondary §7: file lists. */
   file: (companyId: number) => `company-${companyId}-file`,
   /** secondary §7 internal chat: chats, the user's unread counts, one chat's messages; sent to participants only. */
@@ -82,6 +85,7 @@ export type SocketPayloads = {
   contactListItem: ContactListItemEvent;
   contactListItemsOf: ContactListItemEvent;
   campaign: CampaignEvent;
+  announcement: AnnouncementEvent;
   file: FileListEvent;
   chat: ChatEvent;
   chatUser: ChatUserEvent;

@@ -1,4 +1,5 @@
 export * from "./acks.js";
+export * from "./announcements.js";
 export * from "./auth.js";
 export * from "./campaigns.js";
 export * from "./chatbot-hold.js";

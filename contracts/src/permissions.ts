@@ -64,6 +64,8 @@ const rules = {
   /** The Ayuda tab: help videos are platform data, shown to every company (secondary §6). */
   "helps.manage": { profiles: "all", super: true },
   "announcements.manage": { profiles: "all", super: true },
+  /** The top bar's bell: every user of every company reads the active announcements (platform-wide). */
+  "announcements.read": { profiles: "all" },
   "financeiro.view": { profiles: "all", super: true },
   "kanban.use": { profiles: "all", plan: "useKanban" },
   "schedules.use": { profiles: "all", plan: "useSchedules" },

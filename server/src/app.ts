@@ -21,6 +21,7 @@ import { seed } from "./db/seed.js";
 import { startJobRunner } from "./jobs/runner.js";
 import { loggerOptions } from "./lib/logger.js";
 import { Storage, databaseUsage } from "./lib/storage.js";
+import { announcementsRoutes } from "./modules/announcements/routes.js";
 import { authRoutes } from "./modules/auth/routes.js";
 import { TokenService } from "./auth/tokens.js";
 import { companiesRoutes } from "./modules/companies/routes.js";
@@ -172,6 +173,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       await api.register(contactListsRoutes);
       await api.register(campaignsRoutes);
       await api.register(fileListsRoutes);
+      await api.register(announcementsRoutes);
       await api.register(helpsRoutes);
       await api.register(jobsRoutes);
       await api.register(chatsRoutes);

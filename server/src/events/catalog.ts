@@ -1,4 +1,5 @@
 import type { AccessEvents } from "./access.js";
+import type { AnnouncementEvents } from "./announcements.js";
 import type { ChatEvents } from "./chats.js";
 import type { InboundEvents } from "./inbound.js";
 import type { RecordEvents } from "./records.js";
@@ -11,7 +12,7 @@ import type { TicketEvents } from "./tickets.js";
  * publisher's transaction, so listeners in the lower layers (realtime/) never reach into modules.
  * Areas add their events in their own file here.
  */
-export interface DomainEvents extends TicketEvents, RecordEvents, AccessEvents, InboundEvents, ChatEvents {}
+export interface DomainEvents extends TicketEvents, RecordEvents, AccessEvents, InboundEvents, ChatEvents, AnnouncementEvents {}
 
 export type EventName = keyof DomainEvents;
 /** One event: its name in `type`, and what it carries. */

@@ -1,6 +1,7 @@
 import type { EventBus } from "../../events/index.js";
 import type { Realtime } from "../realtime.js";
 import { accessPresenters } from "./access.js";
+import { announcementPresenters } from "./announcements.js";
 import { chatPresenters } from "./chats.js";
 import { recordPresenters } from "./records.js";
 import { ticketPresenters } from "./tickets.js";
@@ -13,5 +14,6 @@ export function registerRealtimeListeners(bus: EventBus, rt: Realtime): void {
   ticketPresenters(bus, rt);
   recordPresenters(bus, rt);
   accessPresenters(bus, rt);
+  announcementPresenters(bus, rt);
   chatPresenters(bus, rt);
 }

@@ -1,4 +1,5 @@
 import { DEFAULT_SCHEDULES } from "@charla/contracts";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestApp, getTestApp } from "../app.js";
 import {
@@ -16,6 +17,8 @@ import {
   setUserFlag,
 } from "../factories.js";
 import {
+  announcementReads,
+  announcements,
   campaignSettings,
   campaigns,
   chatMessages,
@@ -119,7 +122,15 @@ beforeAll(async () => {
   await t.app.charla.db
     .insert(chatMessages)
     .values({ companyId: a.id, chatId: chat.id, senderId: a.admin.id, message: `Interno ${a.name}` });
+  // an announcement is platform data too (every company's bell reads the active ones): its text is
+  // no marker; the walk checks that B cannot manage it (super users only, 403) and the two routes
+  // below that every company may use on it
+  const [announcement] = await t.app.charla.db
+    .insert(announcements)
+    .values({ companyId: a.id, title: `Aviso de la plataforma ${a.id}`, text: "Para todos", mediaPath: "announcements/x.png" })
+    .returning();
   aIds = {
+    announcements: announcement.id,
     users: aUser.id,
     "users-company": aUser.id,
     companies: a.id,
@@ -181,6 +192,12 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/**
+ * Routes that act on a platform-wide record by design, so another company's id is not foreign to
+ * them: reading an active announcement (secondary §2: every company's users, any writer's company).
+ */
+const PLATFORM_WIDE = new Set(["POST /api/v1/announcements/:id/read", "GET /api/v1/announcements/:id/media"]);
+
 describe("cross-tenant walk", () => {
   it("no route leaks or changes another company's rows", async () => {
     const routes = t.app.routeTable.filter((r) => r.url.startsWith("/api/"));
@@ -201,7 +218,8 @@ describe("cross-tenant walk", () => {
       const body = ["POST", "PUT", "PATCH"].includes(route.method) ? sampleOf(route.schema.body) : undefined;
       const res = await as(t.app, session, { method: route.method as "GET", url, payload: body as object });
       const hasParams = route.url.includes(":");
-      if (hasParams && res.statusCode < 300 && !route.url.startsWith("/api/v1/settings/")) {
+      const platformWide = PLATFORM_WIDE.has(`${route.method} ${route.url}`);
+      if (hasParams && res.statusCode < 300 && !route.url.startsWith("/api/v1/settings/") && !platformWide) {
         failures.push(`${route.method} ${route.url} answered ${res.statusCode} for company A's id`);
       }
       if (res.statusCode >= 500) failures.push(`${route.method} ${route.url} answered ${res.statusCode}`);
@@ -237,6 +255,14 @@ describe("cross-tenant walk", () => {
     expect(hours.json()).toMatchObject({ id: a.id, timeZone: "America/Noronha", schedules: DEFAULT_SCHEDULES });
     const dead = await as(t.app, aSession, { method: "GET", url: "/api/v1/jobs?state=dead" });
     expect(dead.json().jobs).toMatchObject([{ id: aIds.jobs, state: "dead", attempts: 0 }]);
+    // B's admin (no super user) changed nothing of the announcement, and reading it counted for B alone
+    const [notice] = await t.app.charla.db
+      .select()
+      .from(announcements)
+      .where(eq(announcements.id, Number(aIds.announcements)));
+    expect(notice).toMatchObject({ title: `Aviso de la plataforma ${a.id}`, text: "Para todos", status: true });
+    const reads = await t.app.charla.db.select().from(announcementReads).where(eq(announcementReads.announcementId, notice.id));
+    expect(reads).toMatchObject([{ userId: b.admin.id, companyId: b.id }]);
     const chat = await as(t.app, aSession, { method: "GET", url: `/api/v1/chats/${aIds.chats}` });
     expect(chat.json()).toMatchObject({
       title: `Charla interna ${a.name}`,
