@@ -493,6 +493,34 @@ const catalogue = {
     pt: "Parametrize o filtro",
     en: "Set the filter",
   },
+  /** issue 28: a schedule a node is sending right now cannot change or go. */
+  ERR_SCHEDULE_SENDING: {
+    status: 409,
+    es: "El agendamiento se está enviando en este momento; no se puede cambiar ni eliminar.",
+    pt: "O agendamento está sendo enviado agora; não pode ser alterado nem excluído.",
+    en: "The schedule is being sent right now; it cannot be changed or deleted.",
+  },
+  /** issue 28: a sent schedule is history; a new one is made instead. */
+  ERR_SCHEDULE_SENT: {
+    status: 409,
+    es: "El agendamiento ya fue enviado; no se puede cambiar.",
+    pt: "O agendamento já foi enviado; não pode ser alterado.",
+    en: "The schedule was already sent; it cannot be changed.",
+  },
+  /** issue 28: a new or changed schedule must be for a time still to come. */
+  ERR_SCHEDULE_PAST: {
+    status: 400,
+    es: "La fecha y hora del agendamiento ya pasaron.",
+    pt: "A data e hora do agendamento já passaram.",
+    en: "The schedule's date and time are already past.",
+  },
+  /** issue 28: a schedule whose contact or connection is gone or was never the company's. */
+  ERR_SCHEDULE_NOT_FOUND: {
+    status: 404,
+    es: "Agendamiento no encontrado.",
+    pt: "Agendamento não encontrado.",
+    en: "Schedule not found.",
+  },
   ERR_QUERY_TIMEOUT: {
     status: 503,
     es: "La consulta tardó demasiado. Afina la búsqueda e inténtalo de nuevo.",

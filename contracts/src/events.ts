@@ -7,6 +7,7 @@ import type { ContactView } from "./contacts.js";
 import type { FileListEvent } from "./file-lists.js";
 import type { CompanySchedulesView, QueueEvent } from "./queues.js";
 import type { QuickMessageEvent } from "./quick-messages.js";
+import type { ScheduleEvent } from "./schedules.js";
 import type { SettingView } from "./setting-definitions.js";
 import type { AppMessageEvent, TagEvent, TicketEvent } from "./tickets.js";
 import type { UserView } from "./users.js";
@@ -22,6 +23,8 @@ export const Events = {
   queue: (companyId: number) => `company-${companyId}-queue`,
   /** secondary §7: the quick replies' channel, spelled as the spec spells it. */
   quickMessage: (companyId: number) => `company-${companyId}-quickemessage`,
+  /** Scheduled messages (issue 28): the list and the next-24 h view follow it. */
+  schedule: (companyId: number) => `company-${companyId}-schedule`,
   /** secondary §7: contact lists, and their items company-wide and per list. */
   contactList: (companyId: number) => `company-${companyId}-ContactList`,
   contactListItem: (companyId: number) => `company-${companyId}-ContactListItem`,
@@ -81,6 +84,7 @@ export type SocketPayloads = {
   contact: ContactEvent;
   queue: QueueEvent;
   quickMessage: QuickMessageEvent;
+  schedule: ScheduleEvent;
   contactList: ContactListEvent;
   contactListItem: ContactListItemEvent;
   contactListItemsOf: ContactListItemEvent;

@@ -23,6 +23,7 @@ export * from "./permissions.js";
 export * from "./plans.js";
 export * from "./queues.js";
 export * from "./quick-messages.js";
+export * from "./schedules.js";
 export * from "./search.js";
 export * from "./setting-definitions.js";
 export * from "./settings.js";

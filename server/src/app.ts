@@ -36,6 +36,7 @@ import { fileListsRoutes } from "./modules/file-lists/routes.js";
 import { helpsRoutes } from "./modules/helps/routes.js";
 import { jobsRoutes } from "./modules/jobs/routes.js";
 import { quickMessagesRoutes } from "./modules/quick-messages/routes.js";
+import { schedulesRoutes } from "./modules/schedules/routes.js";
 import { tagsRoutes } from "./modules/tags/routes.js";
 import { kanbanRoutes } from "./modules/kanban/routes.js";
 import { ticketsRoutes } from "./modules/tickets/routes.js";
@@ -170,6 +171,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       await api.register(tagsRoutes);
       await api.register(kanbanRoutes);
       await api.register(quickMessagesRoutes);
+      await api.register(schedulesRoutes);
       await api.register(contactListsRoutes);
       await api.register(campaignsRoutes);
       await api.register(fileListsRoutes);

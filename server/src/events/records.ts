@@ -11,6 +11,7 @@ export type RecordArea =
   | "contact"
   | "queue"
   | "quickMessage"
+  | "schedule"
   | "contactList"
   | "campaign"
   | "file"

@@ -7,6 +7,7 @@ import { delayedRouting } from "./delayed-routing.js";
 import { jobKinds } from "./durable/kinds.js";
 import { jobPrune, jobSweep } from "./durable/run.js";
 import { interruptedSends } from "./interrupted-sends.js";
+import { scheduleSends } from "./schedules.js";
 import type { Sweep } from "./sweep.js";
 import { ticketExpiry } from "./ticket-expiry.js";
 
@@ -20,6 +21,7 @@ export const SWEEPS: Sweep[] = [
   campaignStarts,
   campaignResumes,
   campaignSends,
+  scheduleSends,
   jobSweep(jobKinds()),
   jobPrune,
   interruptedSends,

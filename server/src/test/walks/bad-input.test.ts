@@ -69,6 +69,7 @@ describe("bad-input walk", () => {
       expect.arrayContaining([
         "POST /api/v1/contact-lists/:id/upload",
         "POST /api/v1/quick-messages/:id/media-upload",
+        "POST /api/v1/schedules/:id/media-upload",
         "POST /api/v1/campaigns/:id/media-upload",
         "POST /api/v1/users/:id/media-upload",
         "POST /api/v1/companies/:id/logo",

@@ -32,6 +32,7 @@ import {
   contactLists,
   queueOptions,
   quickMessages,
+  schedules,
   ticketNotes,
 } from "../../db/schema/index.js";
 import { fillParams, sampleOf } from "./samples.js";
@@ -75,6 +76,16 @@ beforeAll(async () => {
       userId: a.admin.id,
       shortcode: `rapida${a.id}`,
       message: `Rápida ${a.name}`,
+      mediaPath: "media/x.txt",
+    })
+    .returning();
+  const [schedule] = await t.app.charla.db
+    .insert(schedules)
+    .values({
+      companyId: a.id,
+      contactId: contact.id,
+      body: `Agendado ${a.name}`,
+      sendAt: new Date(Date.now() + 86_400_000),
       mediaPath: "media/x.txt",
     })
     .returning();
@@ -148,6 +159,7 @@ beforeAll(async () => {
     "messages:id": message.id,
     "ticket-notes": note.id,
     "quick-messages": quick.id,
+    schedules: schedule.id,
     "contact-lists": list.id,
     "contact-list-items": listed.id,
     campaigns: campaign.id,
@@ -174,6 +186,7 @@ beforeAll(async () => {
     contact.number,
     ticket.uuid,
     quick.message,
+    schedule.body,
     list.name,
     listed.name,
     listed.number,
@@ -253,6 +266,8 @@ describe("cross-tenant walk", () => {
     expect(fileList.json()).toMatchObject({ name: `Archivos ${a.name}`, options: [{ name: `Opción archivo ${a.name}` }] });
     const hours = await as(t.app, aSession, { method: "GET", url: `/api/v1/companies/${a.id}/schedules` });
     expect(hours.json()).toMatchObject({ id: a.id, timeZone: "America/Noronha", schedules: DEFAULT_SCHEDULES });
+    const scheduled = await as(t.app, aSession, { method: "GET", url: `/api/v1/schedules/${aIds.schedules}` });
+    expect(scheduled.json()).toMatchObject({ body: `Agendado ${a.name}`, status: "PENDENTE", mediaUrl: expect.any(String) });
     const dead = await as(t.app, aSession, { method: "GET", url: "/api/v1/jobs?state=dead" });
     expect(dead.json().jobs).toMatchObject([{ id: aIds.jobs, state: "dead", attempts: 0 }]);
     // B's admin (no super user) changed nothing of the announcement, and reading it counted for B alone

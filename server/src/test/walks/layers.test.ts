@@ -45,6 +45,11 @@ const ALLOWED_UNSCOPED: Record<string, Allowed> = {
     reason:
       "sweep: due shippings of every company are claimed (SKIP LOCKED), then settled by the claimed row's id; a campaign ends when none of its own is left",
   },
+  "modules/schedules/sender.ts": {
+    count: 2,
+    reason:
+      "sweep: due schedules of every company are claimed (SKIP LOCKED) and leased by the claimed rows' ids; each is then sent and settled within its company",
+  },
   "channels/baileys/auth-state.ts": {
     count: 2,
     reason:

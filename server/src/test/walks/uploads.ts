@@ -9,6 +9,7 @@ import {
   fileListOptions,
   messages,
   quickMessages,
+  schedules,
   users,
 } from "../../db/schema/index.js";
 import type { TestApp } from "../app.js";
@@ -71,6 +72,11 @@ export async function uploadWorld(t: TestApp) {
     return res.json() as { id: number };
   };
   const reply = await created("/quick-messages", { shortcode: `walk${uid()}`, message: "hola" });
+  const scheduled = await created("/schedules", {
+    contactId: (await buildContact(t.app, w.companyId)).id,
+    body: "hola",
+    sendAt: new Date(Date.now() + 86_400_000).toISOString(),
+  });
   const campaign = await newCampaign(t, w, { message1: "hola", contactListId: list.id });
   const fileList = await created("/files", { name: `Archivos ${uid()}`, message: "m", options: [{ name: "uno" }] });
   const contact = await buildContact(t.app, w.companyId);
@@ -84,6 +90,7 @@ export async function uploadWorld(t: TestApp) {
     users: w.session.userId,
     companies: w.companyId,
     "quick-messages": reply.id,
+    schedules: scheduled.id,
     "contact-lists": list.id,
     campaigns: campaign.id,
     uploadList: fileList.id,
@@ -112,6 +119,7 @@ export async function uploadWorld(t: TestApp) {
       ),
       user: await one(db.select({ image: users.profileImage }).from(users).where(eq(users.id, w.session.userId))),
       reply: await one(db.select({ media: quickMessages.mediaPath }).from(quickMessages).where(eq(quickMessages.id, reply.id))),
+      schedule: await one(db.select({ media: schedules.mediaPath }).from(schedules).where(eq(schedules.id, scheduled.id))),
       campaign: await one(db.select({ media: campaigns.mediaPath }).from(campaigns).where(eq(campaigns.id, campaign.id))),
       options: await db
         .select({ path: fileListOptions.path })
