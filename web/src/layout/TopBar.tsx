@@ -1,4 +1,3 @@
-import AnnouncementIcon from "@mui/icons-material/CampaignOutlined";
 import ChatIcon from "@mui/icons-material/ForumOutlined";
 import MenuIcon from "@mui/icons-material/Menu";
 import MenuOpenIcon from "@mui/icons-material/MenuOpen";
@@ -13,6 +12,7 @@ import { useTranslation } from "react-i18next";
 import { useSessionUser } from "../auth/context";
 import { useAccess } from "../auth/permissions";
 import { NotificationBell } from "../components/NotificationBell";
+import { AnnouncementsBell } from "./AnnouncementsBell";
 import { CompanyLogo } from "./CompanyLogo";
 import { ThemeToggle } from "./ThemeToggle";
 import { TicketsBell } from "./TicketsBell";
@@ -77,12 +77,7 @@ export function TopBar({ menuOpen, onToggleMenu }: Props) {
           </Tooltip>
           <ThemeToggle />
           <TicketsBell />
-          <NotificationBell
-            icon={<AnnouncementIcon />}
-            label={t("notifications.announcements")}
-            emptyText={t("notifications.empty")}
-            testId="bell-announcements"
-          />
+          <AnnouncementsBell />
           {internalChat && (
             <NotificationBell
               icon={<ChatIcon />}

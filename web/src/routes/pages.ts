@@ -26,6 +26,7 @@ export const pages = {
   // /campaign/{campaignId}/report: the report is the only page under this segment
   campaign: loader(() => import("../pages/campaigns/CampaignReportPage")),
   files: loader(() => import("../pages/file-lists/FileListsPage")),
+  announcements: loader(() => import("../pages/announcements/AnnouncementsPage")),
 };
 
 /** Pages at a deeper path of another page's segment: /contact-lists/{id}/contacts. */
