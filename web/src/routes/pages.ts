@@ -10,6 +10,7 @@ export const pages = {
   home: loader(() => import("../pages/home/HomePage")),
   contacts: loader(() => import("../pages/contacts/ContactsPage")),
   "quick-messages": loader(() => import("../pages/quick-messages/QuickMessagesPage")),
+  schedules: loader(() => import("../pages/schedules/SchedulesPage")),
   kanban: loader(() => import("../pages/kanban/KanbanPage")),
   connections: loader(() => import("../pages/connections/ConnectionsPage")),
   queues: loader(() => import("../pages/queues/QueuesPage")),

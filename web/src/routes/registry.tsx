@@ -4,6 +4,7 @@ import ContactsIcon from "@mui/icons-material/ContactPhoneOutlined";
 import DashboardIcon from "@mui/icons-material/DashboardOutlined";
 import PeopleIcon from "@mui/icons-material/PeopleAltOutlined";
 import QuickMessagesIcon from "@mui/icons-material/FlashOnOutlined";
+import SchedulesIcon from "@mui/icons-material/EventOutlined";
 import QueuesIcon from "@mui/icons-material/AccountTreeOutlined";
 import TagsIcon from "@mui/icons-material/LocalOfferOutlined";
 import KanbanIcon from "@mui/icons-material/ViewKanbanOutlined";
@@ -26,6 +27,7 @@ import { innerPages, pages } from "./pages";
 const HomePage = lazyLoaded(pages.home);
 const ContactsPage = lazyLoaded(pages.contacts);
 const QuickMessagesPage = lazyLoaded(pages["quick-messages"]);
+const SchedulesPage = lazyLoaded(pages.schedules);
 const KanbanPage = lazyLoaded(pages.kanban);
 const ConnectionsPage = lazyLoaded(pages.connections);
 const QueuesPage = lazyLoaded(pages.queues);
@@ -104,6 +106,13 @@ export const appRoutes: AppRoute[] = [
     // core §6: quick replies are a service item of every profile
     access: { anyOf: ["quick-messages.use"] },
     menu: { key: "quick-messages", labelKey: "menu.quickMessages", icon: <QuickMessagesIcon /> },
+  },
+  {
+    path: "/schedules",
+    element: <SchedulesPage />,
+    // secondary §6: every profile, when the plan has useSchedules (the rule carries the flag)
+    access: { anyOf: ["schedules.use"] },
+    menu: { key: "schedules", labelKey: "menu.schedules", icon: <SchedulesIcon /> },
   },
   {
     path: "/kanban",

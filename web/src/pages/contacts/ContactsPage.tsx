@@ -18,6 +18,7 @@ import { ListPage } from "../../components/list-kit/ListPage";
 import { ToolbarButton } from "../../components/list-kit/ToolbarButton";
 import { formatPhoneNumber } from "../../lib/phone";
 import { toast } from "../../lib/toast";
+import { ScheduleContactAction } from "../schedules/ScheduleContactAction";
 import { NewTicketModal } from "../tickets/NewTicketModal";
 import { ContactAvatar } from "./ContactAvatar";
 import { ContactModal } from "./ContactModal";
@@ -103,19 +104,22 @@ export default function ContactsPage() {
           : undefined
       }
       rowExtra={(contact) => (
-        <Tooltip title={t("startTicket")}>
-          <IconButton
-            size="small"
-            aria-label={t("startTicket")}
-            data-testid="contact-start-ticket"
-            onClick={() => {
-              setTicketFor(contact);
-              setTicketOpen(true);
-            }}
-          >
-            <WhatsAppIcon fontSize="small" />
-          </IconButton>
-        </Tooltip>
+        <>
+          <ScheduleContactAction contactId={contact.id} variant="icon" />
+          <Tooltip title={t("startTicket")}>
+            <IconButton
+              size="small"
+              aria-label={t("startTicket")}
+              data-testid="contact-start-ticket"
+              onClick={() => {
+                setTicketFor(contact);
+                setTicketOpen(true);
+              }}
+            >
+              <WhatsAppIcon fontSize="small" />
+            </IconButton>
+          </Tooltip>
+        </>
       )}
       // under 600 px the number moves under the name and the email column goes
       columns={[

@@ -14,6 +14,7 @@ import { useTranslation } from "react-i18next";
 import { formatPhoneNumber } from "../../../lib/phone";
 import { ContactAvatar } from "../../contacts/ContactAvatar";
 import { ContactModal } from "../../contacts/ContactModal";
+import { ScheduleContactAction } from "../../schedules/ScheduleContactAction";
 import { TicketNotes } from "./TicketNotes";
 
 /** core §9: the contact drawer is 320 px wide. */
@@ -104,6 +105,7 @@ function DrawerContent({ ticket, contact, onClose }: Omit<Props, "open" | "inlin
           >
             {t("drawer.edit")}
           </Button>
+          <ScheduleContactAction contactId={ticket.contactId} variant="button" />
         </Box>
         <Divider />
         {extra.length > 0 && (
