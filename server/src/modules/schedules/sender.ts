@@ -176,7 +176,22 @@ async function record(s: Services, row: ScheduleRow, now: Date): Promise<number 
   }
 }
 
-type Outcome = { status: "ENVIADA" } | { status: "ERRO"; error: string } | { status: "waiting" };
+/** The echo row our recorded message became (completeUnderDriverId), found by its clientId in the schedule's ticket. */
+async function mergedInto(s: Services, row: ScheduleRow) {
+  const q = scoped(s.db, row.companyId);
+  const [mine] = await q.db
+    .select({ ticketId: schedules.ticketId })
+    .from(schedules)
+    .where(q.schedules.where(eq(schedules.id, row.id)));
+  if (!mine?.ticketId) return null;
+  const [echo] = await q.db
+    .select()
+    .from(messages)
+    .where(q.messages.where(eq(messages.ticketId, mine.ticketId), eq(messages.clientId, `schedule-${row.id}`)));
+  return echo ?? null;
+}
+
+type Outcome = { status: "ENVIADA"; messageId: number } | { status: "ERRO"; error: string } | { status: "waiting" };
 
 /**
  * Steps 2 and 3 (messages/send.ts `deliverQueued`): the recorded row is sent only while still queued,
@@ -197,11 +212,12 @@ async function deliver(s: Services, row: ScheduleRow, messageId: number): Promis
   } catch {
     return { status: "waiting" };
   }
-  const sent = await q.messages.findById(messageId);
+  // a driver that chose its own id may have merged our row into its echo, which keeps our clientId
+  const sent = (await q.messages.findById(messageId)) ?? (await mergedInto(s, row));
   if (!sent) return { status: "ERRO", error: "ERR_NO_MESSAGE_FOUND" };
   if (sent.ack === Ack.failed) return { status: "ERRO", error: sent.ackError ?? "ERR_SENDING_WAPP_MSG" };
   if (sent.ack === Ack.queued) return { status: "waiting" };
-  return { status: "ENVIADA" };
+  return { status: "ENVIADA", messageId: sent.id };
 }
 
 /** One claimed schedule, to its end: sent (and its next occurrence made), failed with its reason, or left to wait. */
@@ -236,7 +252,14 @@ async function sendOne(s: Services, row: ScheduleRow, now: Date): Promise<void> 
   await withTransaction(s.db, async (tx) => {
     const [done] = await tx
       .update(schedules)
-      .set({ status: "ENVIADA", sentAt: new Date(), error: null, lockedUntil: null, updatedAt: new Date() })
+      .set({
+        status: "ENVIADA",
+        sentAt: new Date(),
+        error: null,
+        lockedUntil: null,
+        messageId: outcome.messageId,
+        updatedAt: new Date(),
+      })
       .where(stillOurs(row))
       .returning();
     // the next occurrence commits with the sent one, and previous_id is unique: made once
