@@ -17,7 +17,17 @@ type Entity = { id: number };
 /** The channels of the list areas, whose events all have the shape `live` describes. */
 type LiveChannel = keyof Pick<
   SocketPayloads,
-  "user" | "contact" | "queue" | "quickMessage" | "schedule" | "contactList" | "campaign" | "file" | "tag" | "announcement"
+  | "user"
+  | "contact"
+  | "queue"
+  | "quickMessage"
+  | "schedule"
+  | "contactList"
+  | "campaign"
+  | "file"
+  | "tag"
+  | "announcement"
+  | "chat"
 >;
 /** A page of a searched list as every paged endpoint answers it: its rows under one field, `hasMore`, maybe `count`. */
 type Page = { hasMore: boolean; count?: number } & Record<string, unknown>;

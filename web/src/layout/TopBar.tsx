@@ -1,4 +1,3 @@
-import ChatIcon from "@mui/icons-material/ForumOutlined";
 import MenuIcon from "@mui/icons-material/Menu";
 import MenuOpenIcon from "@mui/icons-material/MenuOpen";
 import RefreshIcon from "@mui/icons-material/Refresh";
@@ -11,7 +10,7 @@ import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { useSessionUser } from "../auth/context";
 import { useAccess } from "../auth/permissions";
-import { NotificationBell } from "../components/NotificationBell";
+import { ChatsBell } from "../pages/chats/ChatsBell";
 import { AnnouncementsBell } from "./AnnouncementsBell";
 import { CompanyLogo } from "./CompanyLogo";
 import { ThemeToggle } from "./ThemeToggle";
@@ -78,14 +77,7 @@ export function TopBar({ menuOpen, onToggleMenu }: Props) {
           <ThemeToggle />
           <TicketsBell />
           <AnnouncementsBell />
-          {internalChat && (
-            <NotificationBell
-              icon={<ChatIcon />}
-              label={t("notifications.internalChat")}
-              emptyText={t("notifications.empty")}
-              testId="bell-internal-chat"
-            />
-          )}
+          {internalChat && <ChatsBell />}
           <UserMenu />
         </Box>
       </Toolbar>

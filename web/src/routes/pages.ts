@@ -27,6 +27,7 @@ export const pages = {
   // /campaign/{campaignId}/report: the report is the only page under this segment
   campaign: loader(() => import("../pages/campaigns/CampaignReportPage")),
   files: loader(() => import("../pages/file-lists/FileListsPage")),
+  chats: loader(() => import("../pages/chats/ChatsPage")),
   announcements: loader(() => import("../pages/announcements/AnnouncementsPage")),
 };
 

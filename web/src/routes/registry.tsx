@@ -16,6 +16,7 @@ import SimulatorIcon from "@mui/icons-material/PhoneAndroidOutlined";
 import SettingsIcon from "@mui/icons-material/SettingsOutlined";
 import AnnouncementsIcon from "@mui/icons-material/NewspaperOutlined";
 import WhatsAppIcon from "@mui/icons-material/WhatsApp";
+import ChatsIcon from "@mui/icons-material/ForumOutlined";
 import type { ReactNode } from "react";
 import { Navigate } from "react-router";
 import type { Access } from "../auth/permissions";
@@ -44,6 +45,7 @@ const CampaignsPage = lazyLoaded(pages.campaigns);
 const CampaignSettingsPage = lazyLoaded(pages["campaigns-config"]);
 const CampaignReportPage = lazyLoaded(pages.campaign);
 const FileListsPage = lazyLoaded(pages.files);
+const ChatsPage = lazyLoaded(pages.chats);
 const AnnouncementsPage = lazyLoaded(pages.announcements);
 
 export type MenuEntry = {
@@ -120,6 +122,18 @@ export const appRoutes: AppRoute[] = [
     // secondary §6: every profile, when the plan has useKanban (the rule carries the flag)
     access: { anyOf: ["kanban.use"] },
     menu: { key: "kanban", labelKey: "menu.kanban", icon: <KanbanIcon /> },
+  },
+  {
+    path: "/chats",
+    element: <ChatsPage />,
+    // secondary §6: every profile, when the plan has useInternalChat (the rule carries the flag)
+    access: { anyOf: ["internal-chat.use"] },
+    menu: { key: "chats", labelKey: "notifications.internalChat", icon: <ChatsIcon /> },
+  },
+  {
+    path: "/chats/:id",
+    element: <ChatsPage />,
+    access: { anyOf: ["internal-chat.use"] },
   },
   {
     path: "/contacts",

@@ -1,0 +1,66 @@
+import ChatIcon from "@mui/icons-material/ForumOutlined";
+import Badge from "@mui/material/Badge";
+import List from "@mui/material/List";
+import ListItemButton from "@mui/material/ListItemButton";
+import ListItemText from "@mui/material/ListItemText";
+import { useTranslation } from "react-i18next";
+import { matchPath, useLocation, useNavigate } from "react-router";
+import { chatCollection, unreadsOf, useChatLiveEvents } from "../../api/chats";
+import { useAuth } from "../../auth/context";
+import { NotificationBell } from "../../components/NotificationBell";
+import { readVolume } from "../../lib/volume";
+import { playNotificationSound } from "../tickets/notification-sound";
+
+/**
+ * The top bar's internal-chat bell (core §1): the user's unread chat messages in all, their chats with
+ * unread ones first, and the tickets' sound when a message arrives for a chat not on screen. It keeps
+ * the chat list live for the whole shell, so the page opens on current data.
+ */
+export function ChatsBell() {
+  const { t } = useTranslation(["layout", "chats"]);
+  const { user } = useAuth();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const openUuid = matchPath("/chats/:id", pathname)?.params.id ?? null;
+  const list = chatCollection.useList("", !!user);
+  const chats = list.items;
+
+  useChatLiveEvents(user?.id, (chatId) => {
+    const chat = chats.find((c) => c.id === chatId);
+    if (chat && chat.uuid === openUuid && document.visibilityState === "visible") return;
+    playNotificationSound(readVolume());
+  });
+
+  const total = chats.reduce((sum, chat) => sum + unreadsOf(chat, user?.id), 0);
+  const shown = [...chats].sort((a, b) => Number(unreadsOf(b, user?.id) > 0) - Number(unreadsOf(a, user?.id) > 0));
+
+  return (
+    <NotificationBell
+      icon={<ChatIcon />}
+      label={t("notifications.internalChat")}
+      emptyText={t("notifications.empty")}
+      count={total}
+      testId="bell-internal-chat"
+    >
+      {shown.length === 0
+        ? null
+        : (close) => (
+            <List dense disablePadding>
+              {shown.slice(0, 20).map((chat) => (
+                <ListItemButton
+                  key={chat.id}
+                  data-testid="bell-chat"
+                  onClick={() => {
+                    close();
+                    navigate(`/chats/${chat.uuid}`);
+                  }}
+                >
+                  <ListItemText primary={chat.title} secondary={chat.lastMessage} slotProps={{ secondary: { noWrap: true } }} />
+                  <Badge badgeContent={unreadsOf(chat, user?.id) || null} color="error" sx={{ ml: 2 }} />
+                </ListItemButton>
+              ))}
+            </List>
+          )}
+    </NotificationBell>
+  );
+}
