@@ -60,7 +60,6 @@ export function ScheduleModal({ scheduleId, contact = null, zone, onClose, onSav
   const upload = useUploadScheduleMedia();
   const removeMedia = useDeleteScheduleMedia();
   const fileRef = useRef<HTMLInputElement>(null);
-  const bodyRef = useRef<HTMLTextAreaElement | null>(null);
   const [file, setFile] = useState<File | null>(null);
   const [dropMedia, setDropMedia] = useState(false);
   const defaults = useMemo(() => valuesOf(undefined, contact?.id), [contact?.id]);
@@ -108,7 +107,6 @@ export function ScheduleModal({ scheduleId, contact = null, zone, onClose, onSav
             fullWidth
             required
             disabled={sent}
-            inputRef={bodyRef}
             testId="schedule-body"
           />
           <Box>
@@ -124,7 +122,8 @@ export function ScheduleModal({ scheduleId, contact = null, zone, onClose, onSav
                   label={`{{${name}}}`}
                   disabled={sent}
                   onClick={() => {
-                    const el = bodyRef.current;
+                    // the field's own ref belongs to the form: the caret is read from the element
+                    const el = document.querySelector<HTMLTextAreaElement>('textarea[data-testid="schedule-body"]');
                     const body = form.getValues("body");
                     const at = el?.selectionStart ?? body.length;
                     form.setValue("body", `${body.slice(0, at)}{{${name}}}${body.slice(el?.selectionEnd ?? at)}`, {
