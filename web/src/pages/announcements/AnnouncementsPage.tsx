@@ -8,7 +8,6 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { announcementCollection } from "../../api/announcements";
 import { usePermission } from "../../auth/permissions";
-import { narrowOnly } from "../../components/ListTable";
 import { ListPage } from "../../components/list-kit/ListPage";
 import { formatDateTime } from "../../i18n/dates";
 import { PRIORITY_COLOR } from "../../layout/AnnouncementReader";
@@ -27,6 +26,18 @@ export function PriorityChip({ priority }: { priority: AnnouncementView["priorit
       color={PRIORITY_COLOR[priority]}
       label={t(`priority.${priority}`)}
       data-testid="announcement-priority-chip"
+    />
+  );
+}
+
+function StatusChip({ active }: { active: boolean }) {
+  const { t } = useTranslation("announcements");
+  return (
+    <Chip
+      size="small"
+      variant="outlined"
+      color={active ? "success" : "default"}
+      label={t(active ? "status.active" : "status.inactive")}
     />
   );
 }
@@ -81,8 +92,9 @@ function Manage() {
               <Typography variant="body2" color="text.secondary" noWrap title={a.text}>
                 {a.text}
               </Typography>
-              <Box sx={{ ...narrowOnly, gap: 1, mt: 0.5 }}>
+              <Box sx={{ display: { xs: "flex", sm: "none" }, gap: 0.5, mt: 0.5 }}>
                 <PriorityChip priority={a.priority} />
+                {!a.status && <StatusChip active={false} />}
               </Box>
             </Box>
           ),
@@ -91,14 +103,7 @@ function Manage() {
         {
           label: t("columns.status"),
           wide: true,
-          cell: (a) => (
-            <Chip
-              size="small"
-              variant="outlined"
-              color={a.status ? "success" : "default"}
-              label={t(a.status ? "status.active" : "status.inactive")}
-            />
-          ),
+          cell: (a) => <StatusChip active={a.status} />,
         },
         {
           label: t("columns.media"),
