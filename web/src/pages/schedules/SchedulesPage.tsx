@@ -5,7 +5,7 @@ import Box from "@mui/material/Box";
 import IconButton from "@mui/material/IconButton";
 import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { useCompanySchedules } from "../../api/company-schedules";
@@ -58,8 +58,12 @@ export default function SchedulesPage() {
   const [upcoming, setUpcoming] = useState(false);
   const [fromContact, wantsContact, clearContact] = useContactFromQuery();
 
+  // once per contact asked for: the dialog closing (and the parameter going) must not open it again
+  const opened = useRef<number | null>(null);
   useEffect(() => {
-    if (fromContact) setEditing({ id: null, contact: fromContact });
+    if (!fromContact || opened.current === fromContact.id) return;
+    opened.current = fromContact.id;
+    setEditing({ id: null, contact: fromContact });
   }, [fromContact]);
 
   const close = () => {
