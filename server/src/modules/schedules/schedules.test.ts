@@ -188,6 +188,30 @@ describe("#schedules CRUD", () => {
     expect((await call(s, "DELETE", `/schedules/${view.id}`)).statusCode).toBe(204);
   });
 
+  it("saving a failed one arms it again (PENDENTE, no error); the list narrows to one contact", async () => {
+    const { c, s, contact } = await world();
+    const view = await create(s, contact.id);
+    await t.app.charla.db
+      .update(schedules)
+      .set({ status: "ERRO", error: "ERR_WAPP_INVALID_CONTACT", sendAt: new Date(Date.now() - 3_600_000) })
+      .where(eq(schedules.id, view.id));
+    expect((await call(s, "GET", `/schedules/${view.id}`)).json()).toMatchObject({
+      status: "ERRO",
+      error: "ERR_WAPP_INVALID_CONTACT",
+    });
+    const form = {
+      contactId: contact.id,
+      body: "Otra vez",
+      sendAt: (await call(s, "GET", `/schedules/${view.id}`)).json().sendAt,
+    };
+    const again = await call(s, "PUT", `/schedules/${view.id}`, form);
+    expect(again.json()).toMatchObject({ status: "PENDENTE", error: null, body: "Otra vez" });
+    const other = await buildContact(t.app, c.id, { name: `Otro ${uid()}`, number: `5512${Date.now() % 1e9}` });
+    await create(s, other.id);
+    const mine = (await call(s, "GET", `/schedules?contactId=${contact.id}`)).json();
+    expect(mine.schedules.map((x: ScheduleView) => x.id)).toEqual([view.id]);
+  });
+
   it("cancels a pending one (CANCELADA)", async () => {
     const { s, contact } = await world();
     const view = await create(s, contact.id);

@@ -9,7 +9,8 @@ import { type TestApp, getTestApp } from "../../test/app.js";
 import { outboxOf } from "../../test/campaign-kit.js";
 import { type BotCompany, botCompany } from "../../test/chatbot-kit.js";
 import { eventListener } from "../../test/events.js";
-import { buildContact, buildWhatsapp } from "../../test/factories.js";
+import { as, buildContact, buildWhatsapp } from "../../test/factories.js";
+import { multipart } from "../../test/multipart.js";
 import { caller, uid } from "../../test/http.js";
 
 let t: TestApp;
@@ -186,5 +187,59 @@ describe("repeating schedules", () => {
     expect(next.sendAt.getTime()).toBeLessThan(Date.now() + 7 * 24 * 3_600_000);
     const weekday = new Date(next.sendAt.getTime() - 2 * 3_600_000).getUTCDay(); // America/Noronha is UTC-2
     expect([1, 4]).toContain(weekday);
+  });
+
+  it("a monthly series keeps its first day: a 31st clamped to a short month goes back to the month's last day", async () => {
+    const { w, contact } = await setup();
+    // the series began on a 31st (09:00 in Noronha); its February occurrence, clamped to the 28th, is due
+    const first = await overdue(w, contact.id, {
+      sendAt: new Date("2026-01-31T11:00:00Z"),
+      status: "ENVIADA",
+      repeat: "monthly",
+    });
+    const feb = await overdue(w, contact.id, {
+      sendAt: new Date("2026-02-28T11:00:00Z"),
+      repeat: "monthly",
+      previousId: first.id,
+    });
+    await sweep();
+    const [next] = await db().select().from(schedules).where(eq(schedules.previousId, feb.id));
+    const local = new Date(next.sendAt.getTime() - 2 * 3_600_000); // America/Noronha is UTC-2
+    const lastDay = new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth() + 1, 0)).getUTCDate();
+    expect(local.getUTCDate()).toBe(lastDay);
+    expect(local.getUTCHours()).toBe(9);
+  });
+});
+
+describe("schedule files", () => {
+  it("sends the file with the text as its caption, from a copy: the schedule keeps its own", async () => {
+    const { w, contact, sent } = await setup();
+    const res = await call(w.session, "POST", "/schedules", {
+      contactId: contact.id,
+      body: "Su factura",
+      sendAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    const view = res.json() as ScheduleView;
+    const pdf = Buffer.concat([Buffer.from("%PDF-1.4\n"), Buffer.alloc(100, 7)]);
+    const up = await as(t.app, w.session, {
+      method: "POST",
+      url: `/api/v1/schedules/${view.id}/media-upload`,
+      ...multipart("file", "factura.pdf", "application/pdf", pdf),
+    });
+    expect(up.statusCode, up.body).toBe(200);
+    await db()
+      .update(schedules)
+      .set({ sendAt: new Date(Date.now() - 1000) })
+      .where(eq(schedules.id, view.id));
+    await sweep();
+    expect(sent).toEqual([expect.objectContaining({ kind: "media", body: "Su factura" })]);
+    const after = await rowOf(view.id);
+    const [message] = await db()
+      .select()
+      .from(messages)
+      .where(eq(messages.id, after.messageId as number));
+    expect(message).toMatchObject({ mediaType: "application", mediaName: "factura.pdf" });
+    expect(message.mediaPath).not.toBe(after.mediaPath);
+    expect((await t.app.charla.storage.read(w.companyId, after.mediaPath as string)).equals(pdf)).toBe(true);
   });
 });
