@@ -35,7 +35,10 @@ function companyClock(minutes: number, zone = "America/Noronha") {
 }
 
 const shot = async (page: Page, name: string) => {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+  if (!SHOTS) return;
+  // dialogs and toasts fade in: the picture is taken once they have settled
+  await page.waitForTimeout(600);
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
 };
 const row = (page: Page) => page.getByTestId("schedules-row").filter({ hasText: CUSTOMER.name });
 
@@ -95,6 +98,16 @@ describe("schedules", () => {
     await shot(page, "schedules-1366");
     await page.setViewportSize({ width: 390, height: 800 });
     await shot(page, "schedules-390");
+    if (SHOTS) {
+      await page.getByTestId("schedules-add").click();
+      await page.getByTestId("schedule-modal").waitFor();
+      await shot(page, "schedule-dialog-390");
+      await page.getByTestId("schedule-modal-cancel").click();
+      await page.getByTestId("schedules-upcoming").click();
+      await page.getByTestId("schedules-upcoming-dialog").waitFor();
+      await shot(page, "schedules-upcoming-390");
+      await page.getByTestId("schedules-upcoming-close").click();
+    }
     await page.setViewportSize({ width: 1366, height: 800 });
 
     // the customer's phone (the simulator) shows it once, the variable filled
