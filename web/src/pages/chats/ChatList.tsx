@@ -1,5 +1,4 @@
 import AddIcon from "@mui/icons-material/Add";
-import Badge from "@mui/material/Badge";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import List from "@mui/material/List";
@@ -10,6 +9,7 @@ import { useTranslation } from "react-i18next";
 import { type ChatView, unreadsOf } from "../../api/chats";
 import type { ListState } from "../../api/collection";
 import { useInfiniteScroll } from "../../hooks/use-infinite-scroll";
+import { UnreadPill } from "./UnreadPill";
 
 type Props = {
   list: ListState<ChatView>;
@@ -57,16 +57,7 @@ export function ChatList({ list, userId, selectedId, onOpen, onNew }: Props) {
                       secondary: { noWrap: true },
                     }}
                   />
-                  {unreads > 0 && (
-                    <Badge
-                      badgeContent={unreads}
-                      color="error"
-                      max={99}
-                      sx={{ ml: 2, mr: 1 }}
-                      aria-label={t("list.unread", { count: unreads })}
-                      data-testid="chat-unreads"
-                    />
-                  )}
+                  <UnreadPill count={unreads} label={t("list.unread", { count: unreads })} testId="chat-unreads" />
                 </ListItemButton>
               );
             })}

@@ -1,5 +1,4 @@
 import ChatIcon from "@mui/icons-material/ForumOutlined";
-import Badge from "@mui/material/Badge";
 import List from "@mui/material/List";
 import ListItemButton from "@mui/material/ListItemButton";
 import ListItemText from "@mui/material/ListItemText";
@@ -10,6 +9,7 @@ import { useAuth } from "../../auth/context";
 import { NotificationBell } from "../../components/NotificationBell";
 import { readVolume } from "../../lib/volume";
 import { playNotificationSound } from "../tickets/notification-sound";
+import { UnreadPill } from "./UnreadPill";
 
 /**
  * The top bar's internal-chat bell (core §1): the user's unread chat messages in all, their chats with
@@ -56,7 +56,7 @@ export function ChatsBell() {
                   }}
                 >
                   <ListItemText primary={chat.title} secondary={chat.lastMessage} slotProps={{ secondary: { noWrap: true } }} />
-                  <Badge badgeContent={unreadsOf(chat, user?.id) || null} color="error" sx={{ ml: 2 }} />
+                  <UnreadPill count={unreadsOf(chat, user?.id)} />
                 </ListItemButton>
               ))}
             </List>
