@@ -113,6 +113,7 @@ describe("#helps manage", () => {
   it("answers a wrong form with ERR_VALIDATION and the field", async () => {
     const { s } = await superSession();
     const cases: [Record<string, unknown>, string, string][] = [
+      [{ title: undefined }, "title", "validation.required"],
       [{ title: "" }, "title", "validation.required"],
       [{ title: "   " }, "title", "validation.required"],
       [{ title: "x".repeat(201) }, "title", "validation.tooLong"],

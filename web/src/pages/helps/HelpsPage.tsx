@@ -17,7 +17,8 @@ export default function HelpsPage() {
   const list = helps.data ?? [];
 
   useEffect(() => {
-    if (helps.error) toastError(helps.error, t("common:feedback.loadList"));
+    // secondary §8: a list that cannot load says so in these words, whatever the cause
+    if (helps.error) toastError(undefined, t("common:feedback.loadList"));
   }, [helps.error, t]);
 
   return (

@@ -8,6 +8,7 @@ import Typography from "@mui/material/Typography";
 import { useEffect, useRef, useState } from "react";
 import { type Resolver, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { ApiError } from "../../api/client";
 import { toastError } from "../../api/errors";
 import { type HelpView, useDeleteHelp, useHelpsTable, useSaveHelp } from "../../api/helps";
 import { ListTable, RowActions, narrowOnly, wideOnly } from "../../components/ListTable";
@@ -33,7 +34,8 @@ export function HelpsTab() {
   const scrollRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
-    if (table.error) toastError(table.error, t("common:feedback.loadList"));
+    // secondary §8: a list that cannot load says so in these words, whatever the cause
+    if (table.error) toastError(undefined, t("common:feedback.loadList"));
   }, [table.error, t]);
 
   const reset = () => {
@@ -48,16 +50,25 @@ export function HelpsTab() {
       reset();
     } catch (error) {
       applyIssues(error, form, blank);
-      // secondary §8: the save failure is said in the area's own words (the company one's, for helps)
-      toastError(error, t("admin.saveFailed"));
+      // secondary §8: a refused form is said in the area's own words (the company one's, for helps);
+      // other known codes (no permission, not found) keep their own text
+      const refused = !(error instanceof ApiError) || error.code === "ERR_VALIDATION";
+      toastError(refused ? undefined : error, t("admin.saveFailed"));
     }
   });
 
   const startEdit = (help: HelpView) => {
     setEditing(help);
     form.reset({ title: help.title, description: help.description, video: help.video });
-    form.setFocus("title");
   };
+
+  // the edit happens in the form above the table: the cursor goes to its title once the values are in
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (!editing) return;
+    const frame = requestAnimationFrame(() => formRef.current?.querySelector<HTMLInputElement>('input[name="title"]')?.focus());
+    return () => cancelAnimationFrame(frame);
+  }, [editing]);
 
   const confirmDelete = useConfirmDelete<HelpView>({
     title: (help) => t("admin.deleteTitle", { title: help.title }),
@@ -74,6 +85,7 @@ export function HelpsTab() {
     <Box sx={{ display: "flex", flexDirection: "column", gap: 3 }}>
       <Box
         component="form"
+        ref={formRef}
         noValidate
         onSubmit={submit}
         data-testid="help-form"
