@@ -124,4 +124,44 @@ describe("internal chat", () => {
     expect(await caro.getByTestId("chat-list-item").count()).toBe(0);
     expect(await caro.locator("body").textContent()).not.toContain("Yo cubro");
   });
+
+  it("older messages load on scrolling up, and the owner's rename reaches the other participant live", async () => {
+    const admin = await apiLogin(server.url, ADMIN.email, ADMIN.password);
+    const owner = { name: "Dora Pasado", email: "dora.chat@e2e.test", password: "dora-chat-123" };
+    const guest = { name: "Eli Lector", email: "eli.chat@e2e.test", password: "eli-chat-123" };
+    for (const person of [owner, guest]) await api(server.url, "POST", "/users", { ...person, profile: "user" }, admin);
+    const users = await api<{ id: number; email: string }[]>(server.url, "GET", "/users/list", undefined, admin);
+    const guestId = users.find((u) => u.email === guest.email)?.id;
+    // the history is written before Dora signs in (a login ends her other sessions)
+    const token = await apiLogin(server.url, owner.email, owner.password);
+    const chat = await api<{ id: number; uuid: string }>(
+      server.url,
+      "POST",
+      "/chats",
+      { title: "Historial", users: [guestId] },
+      token,
+    );
+    for (let i = 1; i <= 30; i++) await api(server.url, "POST", `/chats/${chat.id}/messages`, { message: `mensaje ${i}` }, token);
+
+    const dora = await signIn(owner, 1366, 768);
+    const eli = await signIn(guest);
+    await eli.goto(`${server.url}/chats/${chat.uuid}`);
+    await dora.goto(`${server.url}/chats/${chat.uuid}`);
+    await waitForLive(eli);
+    // the newest page first, at the bottom; the top is far enough that nothing more loads yet
+    await expect.poll(() => messages(dora)).toHaveLength(20);
+    expect((await messages(dora))[19]).toContain("mensaje 30");
+    await dora.waitForTimeout(1000);
+    expect(await messages(dora)).toHaveLength(20);
+    await dora.getByTestId("chat-message").first().scrollIntoViewIfNeeded();
+    await expect.poll(() => messages(dora)).toHaveLength(30);
+    expect((await messages(dora))[0]).toContain("mensaje 1");
+
+    // the owner renames it; Eli's open chat and list follow without a reload
+    await dora.getByTestId("chat-edit").click();
+    await input(dora, "chat-dialog-title").fill("Historial completo");
+    await dora.getByTestId("chat-dialog-save").click();
+    await expect.poll(() => eli.getByTestId("chat-title").textContent()).toBe("Historial completo");
+    await expect.poll(() => eli.getByTestId("chat-list-item").first().textContent()).toContain("Historial completo");
+  });
 });
