@@ -163,5 +163,12 @@ describe("internal chat", () => {
     await dora.getByTestId("chat-dialog-save").click();
     await expect.poll(() => eli.getByTestId("chat-title").textContent()).toBe("Historial completo");
     await expect.poll(() => eli.getByTestId("chat-list-item").first().textContent()).toContain("Historial completo");
+
+    // deleted by its owner, after a confirmation: gone from Eli's screen at once
+    await dora.getByTestId("chat-delete").click();
+    await dora.getByTestId("confirm-ok").click();
+    await dora.waitForURL(/\/chats$/);
+    await expect.poll(() => eli.getByTestId("chat-pick").textContent()).toBe("Conversación no encontrada");
+    expect(await eli.getByTestId("chat-list-item").count()).toBe(0);
   });
 });

@@ -46,7 +46,10 @@ function setUnreads(client: QueryClient, chatId: number, userId: number, unreads
  */
 export function useChatLiveEvents(userId: number | undefined, onUnread?: (chatId: number, unreads: number) => void) {
   const client = useQueryClient();
-  chatCollection.useLiveEvents();
+  chatCollection.useLiveEvents((event) => {
+    // a chat deleted, or left: the one open by its uuid is asked for again, and is then not found
+    if (event.action === "delete") void client.invalidateQueries({ queryKey: ["chats", "uuid"] });
+  });
   useSocketEvent("chatUser", (event) => {
     if (userId === undefined) return;
     setUnreads(client, event.chatId, userId, event.unreads);

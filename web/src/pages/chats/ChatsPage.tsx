@@ -32,7 +32,7 @@ export default function ChatsPage() {
   const list = chatCollection.useList("");
   const fetched = useChatByUuid(uuid);
   // the list's copy is the live one; the fetched one covers a chat beyond the loaded pages
-  const chat = list.items.find((c) => c.uuid === uuid) ?? fetched.data ?? null;
+  const chat = list.items.find((c) => c.uuid === uuid) ?? (fetched.isError ? null : fetched.data) ?? null;
   const read = useReadChat(user?.id);
   const remove = chatCollection.useDelete();
   const unread = chat ? unreadsOf(chat, user?.id) : 0;
