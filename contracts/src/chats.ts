@@ -71,8 +71,8 @@ export type ChatMessageView = {
 /** GET /chats/{id}/messages: newest page first; each page oldest to newest. */
 export type ChatMessagesPage = { records: ChatMessageView[]; hasMore: boolean; count: number };
 
-/** GET /chats: the caller's chats, latest activity first. */
-export type ChatsPage = { records: ChatView[]; hasMore: boolean; count: number };
+/** GET /chats: the caller's chats, latest activity first, and their unread messages over all of them (the bell). */
+export type ChatsPage = { records: ChatView[]; hasMore: boolean; count: number; unreadTotal: number };
 
 /** `company-{id}-chat` (secondary §7), heard only by the chat's participants. */
 export type ChatEvent = { action: "create" | "update"; record: ChatView } | { action: "delete"; id: number };

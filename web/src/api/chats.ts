@@ -1,4 +1,4 @@
-import type { ChatForm, ChatMessageView, ChatMessagesPage, ChatView, UserView } from "@charla/contracts";
+import type { ChatForm, ChatMessageView, ChatMessagesPage, ChatView, ChatsPage, UserView } from "@charla/contracts";
 import {
   type InfiniteData,
   type QueryClient,
@@ -30,12 +30,24 @@ export const chatCollection = defineCollection<ChatView, ChatForm>({
 export const unreadsOf = (chat: ChatView, userId: number | undefined): number =>
   chat.users.find((u) => u.userId === userId)?.unreads ?? 0;
 
-/** One user's count in every cached copy of a chat (the list pages and its detail). */
-function setUnreads(client: QueryClient, chatId: number, userId: number, unreads: number): void {
+/**
+ * One user's count in every cached copy of a chat (the list pages and its detail), and their total
+ * over all chats when the server said it (`chat-user`), kept on the list's first page as GET /chats gave it.
+ */
+function setUnreads(client: QueryClient, chatId: number, userId: number, unreads: number, total?: number): void {
   const patch = (chat: ChatView): ChatView =>
     chat.id !== chatId ? chat : { ...chat, users: chat.users.map((u) => (u.userId === userId ? { ...u, unreads } : u)) };
-  client.setQueriesData<InfiniteData<{ records: ChatView[] }, number>>({ queryKey: chatCollection.keys.lists() }, (data) =>
-    data ? { ...data, pages: data.pages.map((page) => ({ ...page, records: page.records.map(patch) })) } : data,
+  client.setQueriesData<InfiniteData<ChatsPage, number>>({ queryKey: chatCollection.keys.lists() }, (data) =>
+    data
+      ? {
+          ...data,
+          pages: data.pages.map((page, i) => ({
+            ...page,
+            records: page.records.map(patch),
+            ...(i === 0 && total !== undefined ? { unreadTotal: total } : {}),
+          })),
+        }
+      : data,
   );
   client.setQueryData<ChatView>(chatCollection.keys.detail(chatId), (chat) => (chat ? patch(chat) : chat));
 }
@@ -52,9 +64,14 @@ export function useChatLiveEvents(userId: number | undefined, onUnread?: (chatId
   });
   useSocketEvent("chatUser", (event) => {
     if (userId === undefined) return;
-    setUnreads(client, event.chatId, userId, event.unreads);
+    setUnreads(client, event.chatId, userId, event.unreads, event.total);
     if (event.unreads > 0) onUnread?.(event.chatId, event.unreads);
   });
+}
+
+/** The user's unread chat messages over all their chats (the bell), also those beyond the loaded pages. */
+export function chatUnreadTotal(client: QueryClient): number | undefined {
+  return client.getQueryData<InfiniteData<ChatsPage, number>>(chatCollection.keys.list(""))?.pages[0]?.unreadTotal;
 }
 
 /** GET /chats/{uuid}: the chat on screen, found by its uuid as the route names it. */

@@ -101,7 +101,7 @@ describe("#chats create and read", () => {
 
     const forBeto = (await call(w.sBeto, "GET", "/chats")).json();
     expect(forBeto).toMatchObject({ records: [{ id: chat.id }], hasMore: false, count: 1 });
-    expect((await call(w.sCaro, "GET", "/chats")).json()).toEqual({ records: [], hasMore: false, count: 0 });
+    expect((await call(w.sCaro, "GET", "/chats")).json()).toEqual({ records: [], hasMore: false, count: 0, unreadTotal: 0 });
     expect((await call(w.sBeto, "GET", `/chats/${chat.uuid}`)).json()).toEqual(chat);
     expect((await call(w.sBeto, "GET", `/chats/${chat.id}`)).json()).toEqual(chat);
   });
@@ -227,7 +227,9 @@ describe("#chats messages and unreads", () => {
     await post(w.sAna, chat.id, "¿Nadie?");
     const second = await create(w.sAna, [w.beto.id], "Otro");
     await post(w.sAna, second.id, "Hola");
-    const list = (await call(w.sBeto, "GET", "/chats")).json().records as ChatView[];
+    const page = (await call(w.sBeto, "GET", "/chats")).json();
+    expect(page.unreadTotal).toBe(3);
+    const list = page.records as ChatView[];
     expect(list.map((c) => [c.title, c.lastMessage, unreadsOf(c, w.beto.id)])).toEqual([
       ["Otro", "Hola", 1],
       ["Turno de noche", "¿Nadie?", 2],

@@ -50,16 +50,22 @@ export async function chatView(q: Scoped, chat: ChatRow): Promise<ChatView> {
 export async function pageChats(q: Scoped, userId: number, pageNumber: number): Promise<ChatsPage> {
   const where = q.chats.where(participates(q, userId));
   const offset = (pageNumber - 1) * CHATS_PAGE;
-  const [rows, [{ total }]] = await Promise.all([
+  const [rows, [{ total }], unread] = await Promise.all([
     q.db.select().from(chats).where(where).orderBy(desc(chats.updatedAt), desc(chats.id)).limit(CHATS_PAGE).offset(offset),
     q.db.select({ total: count() }).from(chats).where(where),
+    unreadTotals(q, [userId]),
   ]);
   const people = await participantsOf(
     q,
     rows.map((r) => r.id),
   );
   const n = toCount(total);
-  return { records: rows.map((r) => presentChat(r, people.get(r.id) ?? [])), count: n, hasMore: n > offset + rows.length };
+  return {
+    records: rows.map((r) => presentChat(r, people.get(r.id) ?? [])),
+    count: n,
+    hasMore: n > offset + rows.length,
+    unreadTotal: unread.get(userId) ?? 0,
+  };
 }
 
 /** GET /chats/{id}/messages: 20 a page, the newest page first; each page reads oldest to newest. */

@@ -2,9 +2,10 @@ import ChatIcon from "@mui/icons-material/ForumOutlined";
 import List from "@mui/material/List";
 import ListItemButton from "@mui/material/ListItemButton";
 import ListItemText from "@mui/material/ListItemText";
+import { useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { matchPath, useLocation, useNavigate } from "react-router";
-import { chatCollection, unreadsOf, useChatLiveEvents } from "../../api/chats";
+import { chatCollection, chatUnreadTotal, unreadsOf, useChatLiveEvents } from "../../api/chats";
 import { useAuth } from "../../auth/context";
 import { NotificationBell } from "../../components/NotificationBell";
 import { readVolume } from "../../lib/volume";
@@ -20,6 +21,7 @@ export function ChatsBell() {
   const { t } = useTranslation(["layout", "chats"]);
   const { user } = useAuth();
   const navigate = useNavigate();
+  const client = useQueryClient();
   const { pathname } = useLocation();
   const openUuid = matchPath("/chats/:id", pathname)?.params.id ?? null;
   const list = chatCollection.useList("", !!user);
@@ -31,7 +33,9 @@ export function ChatsBell() {
     playNotificationSound(readVolume());
   });
 
-  const total = chats.reduce((sum, chat) => sum + unreadsOf(chat, user?.id), 0);
+  // the server's total covers chats beyond the loaded page; the list's own counts until it is in
+  // (read on each render: the list's data changing renders the bell)
+  const total = chatUnreadTotal(client) ?? chats.reduce((sum, chat) => sum + unreadsOf(chat, user?.id), 0);
   const shown = [...chats].sort((a, b) => Number(unreadsOf(b, user?.id) > 0) - Number(unreadsOf(a, user?.id) > 0));
 
   return (
