@@ -1,17 +1,10 @@
-import DeleteIcon from "@mui/icons-material/DeleteOutlined";
-import EditIcon from "@mui/icons-material/EditOutlined";
-import SendIcon from "@mui/icons-material/Send";
 import Box from "@mui/material/Box";
-import IconButton from "@mui/material/IconButton";
-import Paper from "@mui/material/Paper";
-import TextField from "@mui/material/TextField";
-import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { type ChatView, useChatMessages, useOpenChatEvents, useSendChatMessage } from "../../api/chats";
 import { toastError } from "../../api/errors";
-import { formatDateTime } from "../../i18n/dates";
+import { ChatBubble, ChatComposer, ChatHeader } from "./ChatParts";
 
 // secondary §9: older messages load within 600 px of the top
 const LOAD_MORE_PX = 600;
@@ -65,25 +58,7 @@ export function ChatMessages({ chat, userId, onEdit, onDelete }: Props) {
 
   return (
     <Box sx={{ display: "flex", flexDirection: "column", flex: 1, minHeight: 0 }} data-testid="chat-messages">
-      <Box sx={{ display: "flex", alignItems: "center", gap: 1, px: 2, py: 1, borderBottom: 1, borderColor: "divider" }}>
-        <Typography variant="h6" noWrap sx={{ flex: 1, minWidth: 0 }} data-testid="chat-title">
-          {chat.title}
-        </Typography>
-        {owner && (
-          <>
-            <Tooltip title={t("actions.edit")}>
-              <IconButton aria-label={t("actions.edit")} onClick={onEdit} data-testid="chat-edit">
-                <EditIcon />
-              </IconButton>
-            </Tooltip>
-            <Tooltip title={t("actions.delete")}>
-              <IconButton aria-label={t("actions.delete")} onClick={onDelete} data-testid="chat-delete">
-                <DeleteIcon />
-              </IconButton>
-            </Tooltip>
-          </>
-        )}
-      </Box>
+      <ChatHeader title={chat.title} owner={owner} onEdit={onEdit} onDelete={onDelete} />
       <Box
         ref={scroller}
         onScroll={maybeLoadMore}
@@ -92,64 +67,11 @@ export function ChatMessages({ chat, userId, onEdit, onDelete }: Props) {
         {!isLoading && messages.length === 0 && (
           <Typography sx={{ color: "text.secondary", m: "auto" }}>{t("messages.empty")}</Typography>
         )}
-        {messages.map((m) => {
-          const mine = m.senderId === userId;
-          return (
-            <Paper
-              key={m.id}
-              data-testid="chat-message"
-              data-mine={mine}
-              elevation={0}
-              sx={{
-                alignSelf: mine ? "flex-end" : "flex-start",
-                maxWidth: "80%",
-                px: 1.5,
-                py: 1,
-                bgcolor: mine ? "primary.light" : "background.paper",
-                border: 1,
-                borderColor: "divider",
-              }}
-            >
-              {!mine && (
-                <Typography variant="caption" sx={{ fontWeight: 700, display: "block" }}>
-                  {m.sender?.name ?? t("messages.unknownSender")}
-                </Typography>
-              )}
-              <Typography sx={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>{m.message}</Typography>
-              <Typography variant="caption" sx={{ color: "text.secondary", display: "block", textAlign: "right" }}>
-                {formatDateTime(m.createdAt)}
-              </Typography>
-            </Paper>
-          );
-        })}
+        {messages.map((m) => (
+          <ChatBubble key={m.id} message={m} mine={m.senderId === userId} />
+        ))}
       </Box>
-      <Box sx={{ display: "flex", gap: 1, p: 1, borderTop: 1, borderColor: "divider", alignItems: "flex-end" }}>
-        <TextField
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          onKeyDown={(event) => {
-            if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
-              event.preventDefault();
-              submit();
-            }
-          }}
-          placeholder={t("messages.placeholder")}
-          multiline
-          maxRows={5}
-          size="small"
-          fullWidth
-          slotProps={{ htmlInput: { "data-testid": "chat-input", "aria-label": t("messages.placeholder") } }}
-        />
-        <IconButton
-          color="primary"
-          aria-label={t("messages.send")}
-          onClick={submit}
-          disabled={!text.trim() || send.isPending}
-          data-testid="chat-send"
-        >
-          <SendIcon />
-        </IconButton>
-      </Box>
+      <ChatComposer value={text} onChange={setText} onSend={submit} busy={send.isPending} />
     </Box>
   );
 }
