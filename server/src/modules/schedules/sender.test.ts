@@ -21,6 +21,8 @@ afterAll(() => t.close());
 const call = caller(() => t.app);
 const listen = eventListener(() => t.app);
 
+// the sweep serves every company: other files' schedules share the database, so a test judges its own
+// company's rows and outbox, never the sweep's total
 const sweep = (now = new Date()) => runSweeps(t.app.charla, { sweeps: [scheduleSends], now: () => now });
 const db = () => t.app.charla.db;
 const rowOf = async (id: number) => (await db().select().from(schedules).where(eq(schedules.id, id)))[0];
@@ -52,8 +54,8 @@ describe("schedule sends", () => {
     const { w, contact, sent } = await setup();
     const events = listen();
     const row = await overdue(w, contact.id);
-    expect(await sweep()).toBe(1);
-    expect(await sweep()).toBe(0);
+    await sweep();
+    await sweep();
     expect(sent).toEqual([expect.objectContaining({ to: contact.number, body: `Hola Ana, su cita es mañana` })]);
     const after = await rowOf(row.id);
     expect(after).toMatchObject({ status: "ENVIADA", late: true, error: null, lockedUntil: null });
@@ -76,8 +78,7 @@ describe("schedule sends", () => {
   it("sends a schedule due now once when two sweeps run at once", async () => {
     const { w, contact, sent } = await setup();
     const row = await overdue(w, contact.id, { sendAt: new Date(Date.now() - 1000) });
-    const counts = await Promise.all([sweep(), sweep(), sweep()]);
-    expect(counts.reduce((a, b) => a + b, 0)).toBe(1);
+    await Promise.all([sweep(), sweep(), sweep()]);
     expect(sent).toHaveLength(1);
     expect(await rowOf(row.id)).toMatchObject({ status: "ENVIADA", late: false });
   });
@@ -86,7 +87,7 @@ describe("schedule sends", () => {
     const { w, contact, sent } = await setup();
     await overdue(w, contact.id, { sendAt: new Date(Date.now() + 60_000) });
     const cancelled = await overdue(w, contact.id, { status: "CANCELADA" });
-    expect(await sweep()).toBe(0);
+    await sweep();
     expect(sent).toEqual([]);
     expect((await rowOf(cancelled.id)).status).toBe("CANCELADA");
   });
@@ -118,7 +119,7 @@ describe("schedule sends", () => {
       .update(schedules)
       .set({ status: "ENVIANDO", lockedUntil: new Date(Date.now() - 1000), messageId: recorded.id, ticketId: ticket.id })
       .where(eq(schedules.id, first.id));
-    expect(await sweep()).toBe(1);
+    await sweep();
     expect(sent).toEqual([expect.objectContaining({ id: channelId, body: "Hola Ana" })]);
     const all = await db()
       .select()
@@ -131,7 +132,7 @@ describe("schedule sends", () => {
   it("does not take over a send whose node still holds its lease", async () => {
     const { w, contact, sent } = await setup();
     const row = await overdue(w, contact.id, { status: "ENVIANDO", lockedUntil: new Date(Date.now() + 60_000) });
-    expect(await sweep()).toBe(0);
+    await sweep();
     expect(sent).toEqual([]);
     expect((await rowOf(row.id)).status).toBe("ENVIANDO");
   });
@@ -149,12 +150,14 @@ describe("schedule sends", () => {
     const { w, contact, sent } = await setup();
     const down = await buildWhatsapp(t.app, w.companyId, { name: `Caída ${uid()}` });
     const row = await overdue(w, contact.id, { whatsappId: down.id });
-    expect(await sweep()).toBe(1);
+    await sweep();
     expect(sent).toEqual([]);
     const after = await rowOf(row.id);
     expect(after).toMatchObject({ status: "PENDENTE", messageId: null, late: true });
-    // not retried before its pause is over
-    expect(await sweep()).toBe(0);
+    expect(after.sendAt.getTime()).toBe(row.sendAt.getTime());
+    // not retried before its pause is over: a second sweep leaves the row as the first left it
+    await sweep();
+    expect(await rowOf(row.id)).toEqual(after);
   });
 });
 
