@@ -126,7 +126,12 @@ describe("the inbox's first load", () => {
       await Promise.race([refused, new Promise((resolve) => setTimeout(resolve, 5_000))]);
       await route.continue();
     });
-    const pendingRead = page.waitForResponse((response) => isPendingList(response.request()) && response.ok());
+    // the reloaded page's read, not a last one of the page being left (its body goes with that page)
+    let reloaded = false;
+    page.once("framenavigated", () => {
+      reloaded = true;
+    });
+    const pendingRead = page.waitForResponse((response) => reloaded && isPendingList(response.request()) && response.ok());
     await page.reload();
     await page.getByTestId("tickets-list").waitFor();
     await waitForLive(page);
