@@ -1,6 +1,7 @@
 export * from "./acks.js";
 export * from "./announcements.js";
 export * from "./auth.js";
+export * from "./billing.js";
 export * from "./campaigns.js";
 export * from "./chatbot-hold.js";
 export * from "./chats.js";
@@ -28,6 +29,7 @@ export * from "./search.js";
 export * from "./setting-definitions.js";
 export * from "./settings.js";
 export * from "./shares.js";
+export * from "./signup.js";
 export * from "./simulator.js";
 export * from "./tickets.js";
 export * from "./users.js";

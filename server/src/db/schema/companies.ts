@@ -21,6 +21,13 @@ export const companies = pgTable(
     pageTitle: text("page_title").notNull().default(""),
     phoneNotification: text("phone_notification").notNull().default(""),
     logoPath: text("logo_path"),
+    /** Billing identity and address (secondary §3), printed on invoices and asked for at checkout. */
+    billingName: text("billing_name").notNull().default(""),
+    addressZipCode: text("address_zip_code").notNull().default(""),
+    addressStreet: text("address_street").notNull().default(""),
+    addressState: text("address_state").notNull().default(""),
+    addressCity: text("address_city").notNull().default(""),
+    addressDistrict: text("address_district").notNull().default(""),
     /** Bytes of the company's stored files (uploads and media), counted against its storage quota. */
     storageBytes: bigint("storage_bytes", { mode: "number" }).notNull().default(0),
     /** Working hours when the setting scheduleType is "company" (core §2 Settings, Horarios). */

@@ -15,3 +15,4 @@ export * from "./jobs.js";
 export * from "./schedules.js";
 export * from "./chats.js";
 export * from "./announcements.js";
+export * from "./invoices.js";

@@ -2,7 +2,11 @@ import type { CompanyView } from "@charla/contracts";
 import type { companies, plans } from "../../db/schema/index.js";
 import { presentPlan } from "../plans/routes.js";
 
-export function presentCompany(c: typeof companies.$inferSelect, plan: typeof plans.$inferSelect | null): CompanyView {
+export function presentCompany(
+  c: typeof companies.$inferSelect,
+  plan: typeof plans.$inferSelect | null,
+  campaignsEnabled = false,
+): CompanyView {
   return {
     id: c.id,
     name: c.name,
@@ -17,6 +21,15 @@ export function presentCompany(c: typeof companies.$inferSelect, plan: typeof pl
     headerColor: c.headerColor,
     pageTitle: c.pageTitle,
     phoneNotification: c.phoneNotification,
+    billingName: c.billingName,
+    addressZipCode: c.addressZipCode,
+    addressStreet: c.addressStreet,
+    addressState: c.addressState,
+    addressCity: c.addressCity,
+    addressDistrict: c.addressDistrict,
+    campaignsEnabled,
+    timeZone: c.timeZone,
+    logo: c.logoPath !== null,
     createdAt: c.createdAt.toISOString(),
   };
 }
