@@ -1,4 +1,5 @@
 import type { AnnouncementEvent } from "./announcements.js";
+import type { PaymentEventPayload } from "./billing.js";
 import type { CampaignEvent } from "./campaigns.js";
 import type { ChatEvent, ChatOfEvent, ChatUserEvent } from "./chats.js";
 import type { ConnectionEvent, ConnectionSessionEvent } from "./connections.js";
@@ -97,7 +98,8 @@ export type SocketPayloads = {
   ticket: TicketEvent;
   appMessage: AppMessageEvent;
   company: CompanySchedulesEvent;
-  payment: never;
+  /** secondary §4 Checkout: a confirmed payment (CONCLUIDA) and the company's new due date. */
+  payment: PaymentEventPayload;
   tag: TagEvent;
 };
 export type SocketChannel = keyof SocketPayloads;
