@@ -33,6 +33,8 @@ export const pageNamespaces: readonly string[] = [
   "simulator",
   "todolist",
   "helps",
+  "financeiro",
+  "signup",
 ];
 const bundleFiles = import.meta.glob<Bundle>("./bundles/*.{auth,app}.ts", { import: "default" });
 const pageFiles = import.meta.glob<Record<string, unknown>>(
@@ -50,6 +52,8 @@ const pageFiles = import.meta.glob<Record<string, unknown>>(
     "./*/simulator.json",
     "./*/todolist.json",
     "./*/helps.json",
+    "./*/financeiro.json",
+    "./*/signup.json",
   ],
   { import: "default" },
 );

@@ -12,6 +12,7 @@ import { TicketsLive } from "../pages/tickets/TicketsLive";
 import { SocketProvider } from "../realtime/SocketProvider";
 import { DRAWER_WIDTH } from "../theme/build-theme";
 import { CompanyLogo } from "./CompanyLogo";
+import { PaymentWatcher } from "./PaymentWatcher";
 import { SideMenu } from "./SideMenu";
 import { TopBar } from "./TopBar";
 
@@ -67,6 +68,7 @@ export function AppLayout() {
       <Box sx={{ display: "flex", flexDirection: "column", height: "100dvh", overflow: "hidden" }}>
         <TopBar menuOpen={narrow ? narrowOpen : wideOpen} onToggleMenu={toggleMenu} />
         <TicketsLive />
+        <PaymentWatcher />
         <Box sx={{ display: "flex", flex: 1, minHeight: 0 }}>
           {narrow
             ? narrowShown && (

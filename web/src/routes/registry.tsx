@@ -17,6 +17,7 @@ import SettingsIcon from "@mui/icons-material/SettingsOutlined";
 import AnnouncementsIcon from "@mui/icons-material/NewspaperOutlined";
 import WhatsAppIcon from "@mui/icons-material/WhatsApp";
 import ChatsIcon from "@mui/icons-material/ForumOutlined";
+import FinanceiroIcon from "@mui/icons-material/ReceiptLongOutlined";
 import type { ReactNode } from "react";
 import { Navigate } from "react-router";
 import type { Access } from "../auth/permissions";
@@ -47,6 +48,7 @@ const CampaignReportPage = lazyLoaded(pages.campaign);
 const FileListsPage = lazyLoaded(pages.files);
 const ChatsPage = lazyLoaded(pages.chats);
 const AnnouncementsPage = lazyLoaded(pages.announcements);
+const FinanceiroPage = lazyLoaded(pages.financeiro);
 
 export type MenuEntry = {
   /** Also the test id: `menu-<key>`. */
@@ -221,6 +223,19 @@ export const appRoutes: AppRoute[] = [
       labelKey: "menu.announcements",
       icon: <AnnouncementsIcon />,
       access: { anyOf: ["announcements.manage"] },
+    },
+  },
+  {
+    path: "/financeiro",
+    element: <FinanceiroPage />,
+    // secondary §6: super users have it in the menu; a company's admin may open it for their own
+    // company's invoices (the API picks which), anyone else is told and sent to /
+    access: { anyOf: ["financeiro.view", "settings.write"] },
+    menu: {
+      key: "financeiro",
+      labelKey: "menu.financeiro",
+      icon: <FinanceiroIcon />,
+      access: { anyOf: ["financeiro.view"] },
     },
   },
   {

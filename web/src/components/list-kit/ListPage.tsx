@@ -3,6 +3,7 @@ import AddIcon from "@mui/icons-material/Add";
 import SearchIcon from "@mui/icons-material/Search";
 import Button from "@mui/material/Button";
 import InputAdornment from "@mui/material/InputAdornment";
+import { alpha, type Theme } from "@mui/material/styles";
 import TableCell from "@mui/material/TableCell";
 import TableRow from "@mui/material/TableRow";
 import TextField from "@mui/material/TextField";
@@ -45,6 +46,8 @@ type Props<T extends { id: number }> = {
   /** Row buttons: `{rowTestId}-edit`, `{rowTestId}-delete`. */
   rowTestId: string;
   rowData?: (row: T) => Record<`data-${string}`, string | number | boolean>;
+  /** A row tinted by its state (an overdue invoice). */
+  rowTone?: (row: T) => "error" | "warning" | undefined;
   /** A click on the row outside its buttons and links. */
   onRowClick?: (row: T) => void;
   /** Whether a row answers clicks (its pointer). */
@@ -57,6 +60,10 @@ type Props<T extends { id: number }> = {
   /** The page's dialogs. */
   children?: ReactNode;
 };
+
+function toneOf(tone: "error" | "warning" | undefined) {
+  return !!tone && { bgcolor: (theme: Theme) => alpha(theme.palette[tone].main, 0.1) };
+}
 
 /**
  * A list page of core §2: title, search (debounced, core §9), add, an infinitely scrolled table, edit
@@ -146,7 +153,7 @@ export function ListPage<T extends { id: number }>(props: Props<T>) {
               if (!props.onRowClick || (event.target as HTMLElement).closest("button, a")) return;
               props.onRowClick(row);
             }}
-            sx={props.rowClickable?.(row) ? { cursor: "pointer" } : undefined}
+            sx={[!!props.rowClickable?.(row) && { cursor: "pointer" }, toneOf(props.rowTone?.(row))]}
           >
             {columns.map((column) => (
               <TableCell

@@ -21,6 +21,8 @@ export default byNamespace(
       "!../en/simulator.json",
       "!../en/todolist.json",
       "!../en/helps.json",
+      "!../en/financeiro.json",
+      "!../en/signup.json",
     ],
     { eager: true, import: "default" },
   ),

@@ -21,6 +21,8 @@ export default byNamespace(
       "!../es/simulator.json",
       "!../es/todolist.json",
       "!../es/helps.json",
+      "!../es/financeiro.json",
+      "!../es/signup.json",
     ],
     { eager: true, import: "default" },
   ),

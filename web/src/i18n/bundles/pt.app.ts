@@ -21,6 +21,8 @@ export default byNamespace(
       "!../pt/simulator.json",
       "!../pt/todolist.json",
       "!../pt/helps.json",
+      "!../pt/financeiro.json",
+      "!../pt/signup.json",
     ],
     { eager: true, import: "default" },
   ),
