@@ -66,9 +66,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       });
   }, [signedIn]);
 
-  const login = useCallback(
-    async (form: LoginForm) => {
-      const auth = await api<AuthResponse>("/auth/login", { method: "POST", body: form, anonymous: true });
+  /** A session the API has just opened (a login, a sign-up): stored, and the user taken in. */
+  const startSession = useCallback(
+    (auth: AuthResponse) => {
       storeSession(auth);
       preloadSignedIn(loginDestination);
       prefetchPageData(loginDestination, Promise.resolve(auth));
@@ -84,6 +84,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [navigate, t],
   );
 
+  const login = useCallback(
+    async (form: LoginForm) => {
+      startSession(await api<AuthResponse>("/auth/login", { method: "POST", body: form, anonymous: true }));
+    },
+    [startSession],
+  );
+
   const logout = useCallback(async () => {
     try {
       await api<void>("/auth/logout", { method: "DELETE" });
@@ -97,6 +104,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setState((current) => (current.user ? { ...current, user: { ...current.user, ...patch } } : current));
   }, []);
 
-  const value = useMemo<AuthContextValue>(() => ({ ...state, login, logout, updateUser }), [state, login, logout, updateUser]);
+  const value = useMemo<AuthContextValue>(
+    () => ({ ...state, login, startSession, logout, updateUser }),
+    [state, login, startSession, logout, updateUser],
+  );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

@@ -1,4 +1,4 @@
-import type { LoginForm, SessionUser } from "@charla/contracts";
+import type { AuthResponse, LoginForm, SessionUser } from "@charla/contracts";
 import { createContext, useContext } from "react";
 
 export type AuthStatus = "loading" | "authenticated" | "anonymous";
@@ -7,6 +7,8 @@ export type AuthContextValue = {
   status: AuthStatus;
   user: SessionUser | null;
   login: (form: LoginForm) => Promise<void>;
+  /** Takes in a session the API opened another way (sign-up answers as a login does). */
+  startSession: (auth: AuthResponse) => void;
   logout: () => Promise<void>;
   /** Merges changes to the logged-in user (own profile edits, live updates). */
   updateUser: (patch: Partial<SessionUser>) => void;

@@ -3,9 +3,10 @@ import { loadAppTexts } from "../i18n";
 import { lazyLoaded } from "../lib/lazy-loaded";
 import { loader } from "../lib/loader";
 import { PublicOnly, RequireAuth } from "./guards";
-import { loadLoginPage, loadShell } from "./pages";
+import { loadLoginPage, loadShell, loadSignupPage } from "./pages";
 
 const LoginPage = lazyLoaded(loadLoginPage);
+const SignupPage = lazyLoaded(loadSignupPage);
 // The shell's chunk arrives with the signed-in areas' texts, so no page inside it waits for them.
 const loadSignedIn = loader(() => Promise.all([loadShell(), loadAppTexts()]).then(([module]) => module));
 const SignedInRoutes = lazyLoaded(loadSignedIn);
@@ -20,6 +21,7 @@ export function AppRouter() {
     <Routes>
       <Route element={<PublicOnly />}>
         <Route path="/login" element={<LoginPage />} />
+        <Route path="/signup" element={<SignupPage />} />
       </Route>
       {/* any other path: /login without a session; the shell's routes (unknown ones: not found) with one */}
       <Route element={<RequireAuth />}>

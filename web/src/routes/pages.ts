@@ -29,6 +29,7 @@ export const pages = {
   files: loader(() => import("../pages/file-lists/FileListsPage")),
   chats: loader(() => import("../pages/chats/ChatsPage")),
   announcements: loader(() => import("../pages/announcements/AnnouncementsPage")),
+  financeiro: loader(() => import("../pages/financeiro/FinanceiroPage")),
 };
 
 /** Pages at a deeper path of another page's segment: /contact-lists/{id}/contacts. */
@@ -55,6 +56,9 @@ export function preloadPage(pathname: string): void {
 
 /** The login page's chunk: main.tsx fetches it at once when there is no session to resume. */
 export const loadLoginPage = loader(() => import("../pages/login/LoginPage"));
+
+/** The public sign-up page (core §2), beside the login page and, like it, without the shell. */
+export const loadSignupPage = loader(() => import("../pages/signup/SignupPage"));
 
 /** The logged-in shell (menus, live socket, inbox events, the private routes): the login page never loads it. */
 export const loadShell = loader(() => import("./SignedInRoutes"));

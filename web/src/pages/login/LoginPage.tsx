@@ -2,12 +2,15 @@ import type { LoginForm } from "@charla/contracts";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import CircularProgress from "@mui/material/CircularProgress";
+import Link from "@mui/material/Link";
 import Paper from "@mui/material/Paper";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import { type Resolver, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { Link as RouterLink } from "react-router";
 import { toastError } from "../../api/errors";
+import { useSignupInfo } from "../../api/signup";
 import charlaLogo from "../../assets/charla-logo.svg";
 import { useAuth } from "../../auth/context";
 import { LanguageSwitcher } from "../../components/LanguageSwitcher";
@@ -25,6 +28,8 @@ const resolver: Resolver<LoginForm> = async (values, context, options) => (await
 export default function LoginPage() {
   const { t } = useTranslation("login");
   const { login } = useAuth();
+  // core §2 signup: offered only while the operator lets new companies sign up
+  const signupOpen = useSignupInfo().data?.enabled === true;
   const { control, handleSubmit, formState } = useForm<LoginForm>({
     resolver,
     defaultValues: { email: "", password: "" },
@@ -94,6 +99,17 @@ export default function LoginPage() {
             >
               {t("submit")}
             </Button>
+            {signupOpen && (
+              <Link
+                component={RouterLink}
+                to="/signup"
+                variant="body2"
+                sx={{ alignSelf: "center" }}
+                data-testid="login-signup-link"
+              >
+                {t("signupLink")}
+              </Link>
+            )}
           </Stack>
         </Paper>
       </Box>
