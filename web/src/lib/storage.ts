@@ -18,6 +18,10 @@ export const StorageKeys = {
   notificationsAsked: "notificationsAsked",
   /** secondary §2: the campaign areas' routes exist only while this holds any value. */
   campaignsShown: "cshow",
+  /** The company's logo as a PNG data URL, so the login page shows it before anyone signs in. */
+  companyLogo: "companyLogo",
+  /** core §4 company swap: set when the company's chatBotType is keyword. */
+  isKeyword: "isKeyword",
 } as const;
 
 type StorageKey = (typeof StorageKeys)[keyof typeof StorageKeys];

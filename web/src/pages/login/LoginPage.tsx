@@ -16,6 +16,7 @@ import { useAuth } from "../../auth/context";
 import { LanguageSwitcher } from "../../components/LanguageSwitcher";
 import { FormTextField } from "../../components/form/FormTextField";
 import { loader } from "../../lib/loader";
+import { readItem, StorageKeys } from "../../lib/storage";
 
 /*
  * The form's validation (the shared contract schema, and zod with it) is not needed to show the page:
@@ -24,6 +25,12 @@ import { loader } from "../../lib/loader";
 const loadValidation = loader(() => import("./login-resolver").then((module) => module.loginResolver));
 const preloadValidation = () => void loadValidation().catch(() => undefined);
 const resolver: Resolver<LoginForm> = async (values, context, options) => (await loadValidation())(values, context, options);
+
+/** The company's logo kept by its last visit (Settings → Marca, or a swap): only a PNG data URL is shown. */
+const storedLogo = () => {
+  const logo = readItem(StorageKeys.companyLogo);
+  return logo?.startsWith("data:image/png;base64,") ? logo : null;
+};
 
 export default function LoginPage() {
   const { t } = useTranslation("login");
@@ -66,7 +73,13 @@ export default function LoginPage() {
             onPointerDown={preloadValidation}
             sx={{ gap: 2.5 }}
           >
-            <Box component="img" src={charlaLogo} alt={t("logoAlt")} sx={{ height: 56, alignSelf: "center", mb: 1 }} />
+            <Box
+              component="img"
+              src={storedLogo() ?? charlaLogo}
+              alt={t("logoAlt")}
+              data-testid="login-logo"
+              sx={{ height: 56, maxWidth: "100%", objectFit: "contain", alignSelf: "center", mb: 1 }}
+            />
             <Typography variant="h6" component="h1" sx={{ textAlign: "center" }}>
               {t("title")}
             </Typography>

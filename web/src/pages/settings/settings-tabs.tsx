@@ -1,7 +1,10 @@
 import type { ReactNode } from "react";
 import type { Access } from "../../auth/permissions";
 import { HelpsTab } from "../helps/HelpsTab";
+import { BrandingTab } from "./BrandingTab";
+import { CompaniesTab } from "./CompaniesTab";
 import { OptionsTab } from "./OptionsTab";
+import { PlansTab } from "./PlansTab";
 import { SchedulesTab } from "./SchedulesTab";
 
 export type SettingsTab = {
@@ -27,6 +30,14 @@ export const settingsTabs: SettingsTab[] = [
     when: (values) => values.scheduleType === "company",
     element: <SchedulesTab />,
   },
+  {
+    key: "branding",
+    labelKey: "tabs.branding",
+    access: { anyOf: ["settings.write", "companies.manage"] },
+    element: <BrandingTab />,
+  },
+  { key: "companies", labelKey: "tabs.companies", access: { anyOf: ["companies.manage"] }, element: <CompaniesTab /> },
+  { key: "plans", labelKey: "tabs.plans", access: { anyOf: ["plans.manage"] }, element: <PlansTab /> },
   // secondary §2: help videos, platform data managed by super users
   { key: "helps", labelKey: "tabs.helps", access: { anyOf: ["helps.manage"] }, element: <HelpsTab /> },
 ];
