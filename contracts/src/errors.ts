@@ -521,6 +521,41 @@ const catalogue = {
     pt: "Agendamento não encontrado.",
     en: "Schedule not found.",
   },
+  /** issue 29: an invoice not of the caller's company (or none), as any foreign id. */
+  ERR_INVOICE_NOT_FOUND: {
+    status: 404,
+    es: "No se encontró la factura.",
+    pt: "Fatura não encontrada.",
+    en: "Invoice not found.",
+  },
+  /** issue 29: a paid invoice is not charged again. */
+  ERR_INVOICE_PAID: {
+    status: 409,
+    es: "Esta factura ya está pagada.",
+    pt: "Esta fatura já está paga.",
+    en: "This invoice is already paid.",
+  },
+  /** issue 29: no payment provider configured on this server (PIX_KEY, PIX_MERCHANT_NAME, PIX_MERCHANT_CITY). */
+  ERR_PAYMENTS_NOT_CONFIGURED: {
+    status: 503,
+    es: "Los pagos no están configurados en este servidor. Contacta al soporte.",
+    pt: "Os pagamentos não estão configurados neste servidor. Entre em contato com o suporte.",
+    en: "Payments are not configured on this server. Contact support.",
+  },
+  /** issue 29: a payment confirmation without a valid, current signature (forged, unsigned or stale). */
+  ERR_WEBHOOK_SIGNATURE: {
+    status: 401,
+    es: "Firma del webhook inválida o vencida.",
+    pt: "Assinatura do webhook inválida ou expirada.",
+    en: "Invalid or expired webhook signature.",
+  },
+  /** issue 29: the receiving end of payment confirmations has no secret (PAYMENT_WEBHOOK_SECRET). */
+  ERR_WEBHOOK_NOT_CONFIGURED: {
+    status: 503,
+    es: "El webhook de pagos no está configurado en este servidor.",
+    pt: "O webhook de pagamentos não está configurado neste servidor.",
+    en: "The payment webhook is not configured on this server.",
+  },
   ERR_QUERY_TIMEOUT: {
     status: 503,
     es: "La consulta tardó demasiado. Afina la búsqueda e inténtalo de nuevo.",

@@ -67,6 +67,10 @@ const rules = {
   /** The top bar's bell: every user of every company reads the active announcements (platform-wide). */
   "announcements.read": { profiles: "all" },
   "financeiro.view": { profiles: "all", super: true },
+  /** GET /invoices: a company's admin reads their own company's invoices; a super user every company's. */
+  "invoices.read": { profiles: ["admin"] },
+  /** POST /subscription: an instant-payment charge for an invoice of the admin's company (super: any). */
+  "invoices.pay": { profiles: ["admin"] },
   "kanban.use": { profiles: "all", plan: "useKanban" },
   "schedules.use": { profiles: "all", plan: "useSchedules" },
   "internal-chat.use": { profiles: "all", plan: "useInternalChat" },

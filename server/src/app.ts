@@ -34,6 +34,8 @@ import { chatsRoutes } from "./modules/chats/routes.js";
 import { contactListsRoutes } from "./modules/contact-lists/routes.js";
 import { fileListsRoutes } from "./modules/file-lists/routes.js";
 import { helpsRoutes } from "./modules/helps/routes.js";
+import { invoicesRoutes } from "./modules/invoices/routes.js";
+import { paymentsRoutes } from "./modules/payments/routes.js";
 import { jobsRoutes } from "./modules/jobs/routes.js";
 import { quickMessagesRoutes } from "./modules/quick-messages/routes.js";
 import { schedulesRoutes } from "./modules/schedules/routes.js";
@@ -179,6 +181,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       await api.register(helpsRoutes);
       await api.register(jobsRoutes);
       await api.register(chatsRoutes);
+      await api.register(invoicesRoutes);
+      await api.register(paymentsRoutes);
     },
     { prefix: "/api/v1" },
   );

@@ -52,6 +52,23 @@ export type Config = {
    * empty): what the simulated phones received, readable after the process is gone (fault tests).
    */
   simulatorOutbox: string;
+  /** Days a company that signs up itself may use Charla before its first due date (SIGNUP_TRIAL_DAYS). */
+  signupTrialDays: number;
+  /** An open invoice is written this many days before a company's due date (INVOICE_DAYS_BEFORE). */
+  invoiceDaysBefore: number;
+  /**
+   * The built-in instant-payment provider (Pix BR Code): the receiving key and the merchant's name and
+   * city printed in the payload (PIX_KEY, PIX_MERCHANT_NAME, PIX_MERCHANT_CITY). Checkout answers
+   * ERR_PAYMENTS_NOT_CONFIGURED until all three are set.
+   */
+  pixKey: string;
+  pixMerchantName: string;
+  pixMerchantCity: string;
+  /**
+   * The Standard Webhooks secret (`whsec_<base64>`) payment confirmations are signed with
+   * (PAYMENT_WEBHOOK_SECRET); without it the webhook answers ERR_WEBHOOK_NOT_CONFIGURED.
+   */
+  paymentWebhookSecret: string;
 };
 
 const int = (v: string | undefined, d: number) => {
@@ -110,6 +127,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     jobsIntervalMs: int(env.JOBS_INTERVAL_MS, 5_000),
     campaignSendTtlSec: int(env.CAMPAIGN_SEND_TTL_SEC, 120),
     simulatorOutbox: env.SIMULATOR_OUTBOX ?? "",
+    signupTrialDays: Math.max(0, int(env.SIGNUP_TRIAL_DAYS, 7)),
+    invoiceDaysBefore: Math.max(0, int(env.INVOICE_DAYS_BEFORE, 10)),
+    pixKey: (env.PIX_KEY ?? "").trim(),
+    pixMerchantName: (env.PIX_MERCHANT_NAME ?? "").trim(),
+    pixMerchantCity: (env.PIX_MERCHANT_CITY ?? "").trim(),
+    paymentWebhookSecret: (env.PAYMENT_WEBHOOK_SECRET ?? "").trim(),
     ...overrides,
   };
 }

@@ -2,6 +2,7 @@ import type { AccessEvents } from "./access.js";
 import type { AnnouncementEvents } from "./announcements.js";
 import type { ChatEvents } from "./chats.js";
 import type { InboundEvents } from "./inbound.js";
+import type { PaymentEvents } from "./payments.js";
 import type { RecordEvents } from "./records.js";
 import type { TicketEvents } from "./tickets.js";
 
@@ -12,7 +13,14 @@ import type { TicketEvents } from "./tickets.js";
  * publisher's transaction, so listeners in the lower layers (realtime/) never reach into modules.
  * Areas add their events in their own file here.
  */
-export interface DomainEvents extends TicketEvents, RecordEvents, AccessEvents, InboundEvents, ChatEvents, AnnouncementEvents {}
+export interface DomainEvents
+  extends TicketEvents,
+    RecordEvents,
+    AccessEvents,
+    InboundEvents,
+    ChatEvents,
+    AnnouncementEvents,
+    PaymentEvents {}
 
 export type EventName = keyof DomainEvents;
 /** One event: its name in `type`, and what it carries. */

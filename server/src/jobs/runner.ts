@@ -7,6 +7,7 @@ import { delayedRouting } from "./delayed-routing.js";
 import { jobKinds } from "./durable/kinds.js";
 import { jobPrune, jobSweep } from "./durable/run.js";
 import { interruptedSends } from "./interrupted-sends.js";
+import { invoiceSweep } from "./invoices.js";
 import { scheduleSends } from "./schedules.js";
 import type { Sweep } from "./sweep.js";
 import { ticketExpiry } from "./ticket-expiry.js";
@@ -27,6 +28,7 @@ export const SWEEPS: Sweep[] = [
   interruptedSends,
   companySockets,
   botTurns,
+  invoiceSweep,
 ];
 
 export type JobRunnerOptions = {

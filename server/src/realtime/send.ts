@@ -1,7 +1,7 @@
 import { Events, type SocketChannel, type SocketPayloads } from "@charla/contracts";
 
 type Emitter = { emit: (event: string, payload: unknown) => void };
-type CompanyChannel = Exclude<SocketChannel, "contactListItemsOf" | "chatOf" | "payment">;
+type CompanyChannel = Exclude<SocketChannel, "contactListItemsOf" | "chatOf">;
 
 /**
  * How a listener puts an event on the wire: the channel's name and its payload's type both come from

@@ -3,6 +3,7 @@ import type { Realtime } from "../realtime.js";
 import { accessPresenters } from "./access.js";
 import { announcementPresenters } from "./announcements.js";
 import { chatPresenters } from "./chats.js";
+import { paymentPresenters } from "./payments.js";
 import { recordPresenters } from "./records.js";
 import { ticketPresenters } from "./tickets.js";
 
@@ -16,4 +17,5 @@ export function registerRealtimeListeners(bus: EventBus, rt: Realtime): void {
   accessPresenters(bus, rt);
   announcementPresenters(bus, rt);
   chatPresenters(bus, rt);
+  paymentPresenters(bus, rt);
 }
