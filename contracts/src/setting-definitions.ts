@@ -21,11 +21,24 @@ export const SettingDefinitions = {
   clientsecretmkauth: { default: "", secret: true },
   asaas: { default: "", secret: true },
   campaignsEnabled: { default: "disabled", values: [...onOff, "true", "false"] },
-} as const satisfies Record<string, { default: string; values?: readonly string[]; secret?: boolean }>;
+  /**
+   * Whether the public sign-up creates companies (core §2 signup; ERR_USER_CREATION_DISABLED when off).
+   * Off until the operator turns it on. A `platform` key: only the main company's value counts, and
+   * only super users read or change it.
+   */
+  userCreation: { default: "disabled", values: onOff, platform: true },
+} as const satisfies Record<string, { default: string; values?: readonly string[]; secret?: boolean; platform?: boolean }>;
 
 export type SettingKey = keyof typeof SettingDefinitions;
 export const settingKeys = Object.keys(SettingDefinitions) as SettingKey[];
 export const isSettingKey = (k: unknown): k is SettingKey => typeof k === "string" && Object.hasOwn(SettingDefinitions, k);
+
+/** The company whose values of `platform` keys count for the whole install. */
+export const PLATFORM_COMPANY_ID = 1;
+/** Keys that belong to the whole install, not to one company (super users only). */
+export const isPlatformSetting = (k: SettingKey): boolean => "platform" in SettingDefinitions[k];
+/** Keys every company has (platform keys excluded). */
+export const companySettingKeys = settingKeys.filter((k) => !isPlatformSetting(k));
 
 export type SettingView = { key: SettingKey; value: string; updatedAt?: string };
 

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import { SettingDefinitions, settingKeys } from "@charla/contracts";
+import { PLATFORM_COMPANY_ID, SettingDefinitions, companySettingKeys, settingKeys } from "@charla/contracts";
 import { hashPassword } from "../lib/password-hash.js";
 import type { Db, Tx } from "./client.js";
 import { companies, plans, settings, users, whatsapps } from "./schema/index.js";
@@ -10,7 +10,14 @@ import { companies, plans, settings, users, whatsapps } from "./schema/index.js"
 export async function seedCompanySettings(tx: Db | Tx, companyId: number) {
   await tx
     .insert(settings)
-    .values(settingKeys.map((key) => ({ companyId, key, value: SettingDefinitions[key].default })))
+    // platform keys (the sign-up switch) live on the main company only
+    .values(
+      (companyId === PLATFORM_COMPANY_ID ? settingKeys : companySettingKeys).map((key) => ({
+        companyId,
+        key,
+        value: SettingDefinitions[key].default,
+      })),
+    )
     .onConflictDoNothing();
 }
 

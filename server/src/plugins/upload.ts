@@ -25,18 +25,21 @@ type SingleFile = {
  */
 export async function storeSingleFile(
   req: FastifyRequest,
-  field: string,
+  /** The part's field name, or the names it may come under (POST /uploadfile: attachment or file). */
+  field: string | readonly string[],
   opts: SingleFile,
 ): Promise<StoredFile & { fileName: string; mimetype: string }> {
-  if (!req.isMultipart()) throw new AppError("ERR_VALIDATION", { issues: [{ path: field, message: "validation.required" }] });
+  const fields: readonly string[] = typeof field === "string" ? [field] : field;
+  const path0 = fields[0];
+  if (!req.isMultipart()) throw new AppError("ERR_VALIDATION", { issues: [{ path: path0, message: "validation.required" }] });
   let part: Awaited<ReturnType<FastifyRequest["file"]>>;
   try {
     part = await req.file({ limits: { fileSize: opts.maxBytes, files: 1 } });
   } catch {
     throw new AppError("ERR_BAD_REQUEST");
   }
-  if (!part || part.fieldname !== field) {
-    throw new AppError("ERR_VALIDATION", { issues: [{ path: field, message: "validation.required" }] });
+  if (!part || !fields.includes(part.fieldname)) {
+    throw new AppError("ERR_VALIDATION", { issues: [{ path: path0, message: "validation.required" }] });
   }
   const declared = { fileName: part.filename || "", mimetype: part.mimetype || "application/octet-stream" };
   const path = typeof opts.path === "string" ? opts.path : opts.path(declared);

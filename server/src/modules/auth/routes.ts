@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Services } from "../../context.js";
 import { bearerOf } from "../../plugins/auth.js";
+import { signupRoutes } from "../signup/routes.js";
 import { buildSessionUser } from "./session-user.js";
 import { type Issued, login, logout, refresh } from "./service.js";
 
@@ -54,4 +55,6 @@ export async function authRoutes(app: FastifyInstance, s: Services) {
   });
 
   r.get("/auth/me", { config: { authenticated: true } }, (req) => buildSessionUser(s.db, req.ctx.companyId, req.ctx.user.id));
+
+  signupRoutes(app, s, { setCookie, client });
 }

@@ -62,7 +62,7 @@ export async function login(
   return issued(s, opened);
 }
 
-async function openSession(
+export async function openSession(
   s: Services,
   tx: Tx,
   user: { id: number; companyId: number },
@@ -80,7 +80,7 @@ async function openSession(
   return storeRefreshToken(s, tx, { id: user.id, companyId: user.companyId, sessionId });
 }
 
-type Who = { id: number; companyId: number; sessionId: string };
+export type Who = { id: number; companyId: number; sessionId: string };
 
 /** The new refresh token stored (in the caller's transaction); the access token and user come after it. */
 async function storeRefreshToken(s: Services, tx: Tx, who: Who): Promise<Who & { refreshToken: string }> {
@@ -94,7 +94,7 @@ async function storeRefreshToken(s: Services, tx: Tx, who: Who): Promise<Who & {
  * one statement at a time, a transaction keeps the database to itself, and the session user's reads
  * (user, queues, plan, settings) held back the page load's socket handshake and first lists.
  */
-async function issued(s: Services, who: Who & { refreshToken: string }): Promise<Issued> {
+export async function issued(s: Services, who: Who & { refreshToken: string }): Promise<Issued> {
   const token = await s.tokens.signAccess({ userId: who.id, companyId: who.companyId, sessionId: who.sessionId });
   return { token, refreshToken: who.refreshToken, user: await buildSessionUser(s.db, who.companyId, who.id) };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { SettingDefinitions, settingKeys } from "@charla/contracts";
+import { SettingDefinitions, companySettingKeys as settingKeys } from "@charla/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestApp, getTestApp } from "../../test/app.js";
 import { caller, expectError, uid } from "../../test/http.js";

@@ -1,13 +1,23 @@
-import { CompanyCreateForm, CompanySchedulesForm, CompanyUpdateForm, IdParams, PageQuery } from "@charla/contracts";
+import {
+  CompanyBrandingForm,
+  CompanyCreateForm,
+  CompanySchedulesForm,
+  CompanyUpdateForm,
+  IdParams,
+  IdSchema,
+  PageQuery,
+} from "@charla/contracts";
+import { z } from "zod";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { companies } from "../../db/schema/index.js";
 import { AppError } from "../../lib/app-error.js";
-import { isPng } from "../../lib/storage.js";
-import { storeSingleFile } from "../../plugins/upload.js";
+import { companyOfUploadHeader, removeLogo, storeLogo, updateBranding } from "./branding.js";
 import { readCompanySchedules, updateCompanySchedules } from "./schedules.js";
-import { createCompany, deleteCompany, listCompanies, readCompany, updateCompany } from "./service.js";
+import { createCompany, deleteCompany, listCompanies, readCompany, readCompanyWithSettings, updateCompany } from "./service.js";
+
+const CompanyIdParams = z.object({ companyId: IdSchema });
 
 export async function companiesRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -20,7 +30,13 @@ export async function companiesRoutes(app: FastifyInstance) {
     reply.status(201).send(await createCompany(req.ctx, req.body)),
   );
   r.get("/companies/:id", { schema: { params: IdParams }, config: { permission: "companies.read-own" } }, (req) =>
-    readCompany(req.ctx, req.params.id),
+    readCompanyWithSettings(req.ctx, req.params.id),
+  );
+  /** secondary §7: the company with its plan; the caller's own for anyone, any company for super users. */
+  r.get(
+    "/companies/listPlan/:companyId",
+    { schema: { params: CompanyIdParams }, config: { permission: "companies.read-own" } },
+    (req) => readCompany(req.ctx, req.params.companyId),
   );
   r.put(
     "/companies/:id",
@@ -54,21 +70,22 @@ export async function companiesRoutes(app: FastifyInstance) {
     },
   );
 
-  /** Company logo (core §5: PNG only), by a super user or the company's own admin. */
-  r.post("/companies/:id/logo", { schema: { params: IdParams }, config: { permission: "companies.read-own" } }, async (req) => {
-    const company = await readCompany(req.ctx, req.params.id);
-    if (!req.ctx.user.super && req.ctx.user.profile !== "admin") throw new AppError("ERR_NO_PERMISSION");
-    const { storage } = req.ctx;
-    const stored = await storeSingleFile(req, "logo", {
-      storage,
-      companyId: company.id,
-      path: `logo-${Date.now()}.png`,
-      maxBytes: req.ctx.config.maxUploadBytes,
-      looksRight: isPng,
-    });
-    const [before] = await req.ctx.db.select({ logo: companies.logoPath }).from(companies).where(eq(companies.id, company.id));
-    await req.ctx.db.update(companies).set({ logoPath: stored.path, updatedAt: new Date() }).where(eq(companies.id, company.id));
-    if (before?.logo && before.logo !== stored.path) await storage.remove(company.id, before.logo);
-    return readCompany(req.ctx, company.id);
-  });
+  /** Branding (colours and page title) by the company's admin or a super user. */
+  r.put(
+    "/companies/:id/branding",
+    { schema: { params: IdParams, body: CompanyBrandingForm }, config: { permission: "companies.read-own" } },
+    (req) => updateBranding(req.ctx, req.params.id, req.body),
+  );
+
+  /** Company logo (core §5: PNG only, by its bytes), by a super user or the company's own admin. */
+  r.post("/companies/:id/logo", { schema: { params: IdParams }, config: { permission: "companies.read-own" } }, (req) =>
+    storeLogo(req, req.params.id, "logo"),
+  );
+  r.delete("/companies/:id/logo", { schema: { params: IdParams }, config: { permission: "companies.read-own" } }, (req) =>
+    removeLogo(req.ctx, req.params.id),
+  );
+  /** The spec's upload of the logo (core §7): multipart `attachment` (or `file`), headers `name: company{id}` and `filename`. */
+  r.post("/uploadfile", { config: { permission: "companies.read-own" } }, (req) =>
+    storeLogo(req, companyOfUploadHeader(req.headers.name), ["attachment", "file"]),
+  );
 }

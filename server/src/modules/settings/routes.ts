@@ -1,4 +1,12 @@
-import { SettingDefinitions, SettingUpdateForm, isSettingKey, isValidSettingValue, text } from "@charla/contracts";
+import {
+  PLATFORM_COMPANY_ID,
+  SettingDefinitions,
+  SettingUpdateForm,
+  isPlatformSetting,
+  isSettingKey,
+  isValidSettingValue,
+  text,
+} from "@charla/contracts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -16,6 +24,7 @@ export async function settingsRoutes(app: FastifyInstance) {
   r.get("/settings", { config: { permission: "settings.read" } }, (req) =>
     listSettings(scoped(req.ctx.db, req.ctx.companyId), {
       includeSecrets: req.ctx.user.profile === "admin" || req.ctx.user.super,
+      includePlatform: req.ctx.user.super,
     }),
   );
 
@@ -29,15 +38,20 @@ export async function settingsRoutes(app: FastifyInstance) {
       const value = req.body.value;
       if (!isValidSettingValue(key, value)) throw new AppError("ERR_INVALID_SETTING_VALUE");
       const ctx = req.ctx;
+      // a platform key (the sign-up switch) is the install's: super users only, kept on the main company
+      const platform = isPlatformSetting(key);
+      if (platform && !ctx.user.super) throw new AppError("ERR_NO_PERMISSION");
+      const companyId = platform ? PLATFORM_COMPANY_ID : ctx.companyId;
       return withTransaction(ctx.db, async (tx, afterCommit) => {
         const [row] = await tx
           .insert(settings)
-          .values({ companyId: ctx.companyId, key, value })
+          .values({ companyId, key, value })
           .onConflictDoUpdate({ target: [settings.companyId, settings.key], set: { value, updatedAt: new Date() } })
           .returning();
         const view = { key, value: row.value, updatedAt: row.updatedAt.toISOString() };
         // secret values are not broadcast to the whole company
         const broadcast = { key, value: "secret" in SettingDefinitions[key] ? "" : row.value };
+        if (platform) return view;
         afterCommit(() =>
           ctx.events.publish({
             type: "record.changed",

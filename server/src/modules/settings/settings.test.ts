@@ -1,4 +1,4 @@
-import { type Profile, SettingDefinitions, settingKeys } from "@charla/contracts";
+import { type Profile, SettingDefinitions, companySettingKeys as settingKeys } from "@charla/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestApp, getTestApp } from "../../test/app.js";
 import { type Session, as, buildCompany, buildUser, login } from "../../test/factories.js";
