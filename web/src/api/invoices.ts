@@ -12,6 +12,8 @@ export type { InstantPaymentView, InvoiceView };
 export const invoiceCollection = defineCollection<InvoiceView>({
   name: "invoices",
   path: "/invoices/all",
+  // the spec's bare array carries hasMore in a header; `paged` asks for the `{invoices, hasMore}` page
+  params: { paged: 1 },
   pageField: "invoices",
   matches: (invoice, search) => {
     const needle = search.trim().toLowerCase();

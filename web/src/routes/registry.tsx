@@ -229,8 +229,8 @@ export const appRoutes: AppRoute[] = [
     path: "/financeiro",
     element: <FinanceiroPage />,
     // secondary §6: super users have it in the menu; a company's admin may open it for their own
-    // company's invoices (the API picks which), anyone else is told and sent to /
-    access: { anyOf: ["financeiro.view", "settings.write"] },
+    // company's invoices (the API picks which: invoices.read), anyone else is told and sent to /
+    access: { anyOf: ["invoices.read"] },
     menu: {
       key: "financeiro",
       labelKey: "menu.financeiro",
