@@ -37,6 +37,7 @@ import {
 } from "../../db/schema/index.js";
 import { fillParams, sampleOf } from "./samples.js";
 
+import { BILLING_CONFIG, buildInvoice } from "../billing-kit.js";
 /**
  * Walks the server's own route table as company B's admin, aimed at company A's rows: no route may
  * answer with A's data or change it. A route whose `:param` names a resource not mapped here fails the
@@ -50,7 +51,8 @@ let aIds: Record<string, number | string>;
 let markers: string[];
 
 beforeAll(async () => {
-  t = await getTestApp();
+  // checkout and the payment webhook configured, so their routes answer as in production
+  t = await getTestApp(BILLING_CONFIG);
   a = await buildCompany(t.app);
   b = await buildCompany(t.app);
   aUser = await buildUser(t.app, a.id, { name: `Marker ${a.name}` });
@@ -141,7 +143,9 @@ beforeAll(async () => {
     .values({ companyId: a.id, title: `Aviso de la plataforma ${a.id}`, text: "Para todos", mediaPath: "announcements/x.png" })
     .returning();
   aIds = {
+  const invoice = await buildInvoice(t.app, a.id, { detail: `Factura ${a.name}` });
     announcements: announcement.id,
+    invoices: invoice.id,
     users: aUser.id,
     "users-company": aUser.id,
     companies: a.id,
@@ -202,6 +206,7 @@ beforeAll(async () => {
     chat.uuid,
     `Interno ${a.name}`,
   ];
+    `Factura ${a.name}`,
 });
 afterAll(() => t.close());
 
@@ -284,6 +289,8 @@ describe("cross-tenant walk", () => {
       users: expect.arrayContaining([expect.objectContaining({ userId: a.admin.id, unreads: 1 })]),
     });
     const helpsRead = await as(t.app, aSession, { method: "GET", url: "/api/v1/helps" });
+    const invoice = await as(t.app, aSession, { method: "GET", url: `/api/v1/invoices/${aIds.invoices}` });
+    expect(invoice.json()).toMatchObject({ detail: `Factura ${a.name}`, status: "open", companyId: a.id });
     expect(helpsRead.json()).toEqual(
       expect.arrayContaining([expect.objectContaining({ id: aIds.helps, title: `Ayuda de la plataforma ${a.id}` })]),
     );

@@ -122,8 +122,10 @@ export function CheckoutDialog({ invoice, onClose }: { invoice: InvoiceView; onC
             >
               {t("checkout.back")}
             </Button>
+            {/* keyed apart: reusing Next's element as PAGAR would let the click that reached the review submit */}
             {step === REVIEW ? (
               <Button
+                key="pay"
                 type="submit"
                 variant="contained"
                 disabled={busy}
@@ -133,7 +135,7 @@ export function CheckoutDialog({ invoice, onClose }: { invoice: InvoiceView; onC
                 {t("checkout.pay")}
               </Button>
             ) : (
-              <Button variant="contained" onClick={() => void next()} data-testid="checkout-next">
+              <Button key="next" variant="contained" onClick={() => void next()} data-testid="checkout-next">
                 {t("checkout.next")}
               </Button>
             )}
