@@ -11,11 +11,13 @@ import { isErrorCode } from "@charla/contracts";
  */
 let t: TestApp;
 let sup: Awaited<ReturnType<typeof buildUser>>;
+let supCompanyId: number;
 
 beforeAll(async () => {
   t = await getTestApp();
   const c = await buildCompany(t.app);
   sup = await buildUser(t.app, c.id, { profile: "admin", super: true });
+  supCompanyId = c.id;
 });
 afterAll(() => t.close());
 
@@ -205,5 +207,28 @@ describe("bad-input walk", () => {
     });
     expect(anon.statusCode).toBe(400);
     expect(anon.json().error).toBe("ERR_VALIDATION");
+  });
+});
+
+describe("bad-input walk: POST /uploadfile (its company comes in the header `name`)", () => {
+  it("answers malformed headers and truncated or malformed bodies with a 4xx catalogue code", async () => {
+    const session = await login(t.app, sup);
+    const failures: string[] = [];
+    const send = async (headers: Record<string, string>, body: { payload: string; contentType: string }) => {
+      const res = await as(t.app, session, {
+        method: "POST",
+        url: "/api/v1/uploadfile",
+        payload: body.payload,
+        headers: { ...headers, "content-type": body.contentType },
+      });
+      if (res.statusCode < 400 || res.statusCode >= 500 || !isErrorCode(res.json().error))
+        failures.push(`${JSON.stringify(headers)} → ${res.statusCode} ${res.body.slice(0, 160)}`);
+    };
+    const good = badMultiparts("attachment")[0];
+    for (const name of [...badParams, "", "company", "company 1", "companyabc", `company${supCompanyId}\u0000`])
+      await send({ name: encodeURIComponent(name).slice(0, 4000), filename: "a.png" }, good);
+    for (const field of ["attachment", "file"])
+      for (const body of badMultiparts(field)) await send({ name: `company${supCompanyId}`, filename: "a.png" }, body);
+    expect(failures).toEqual([]);
   });
 });

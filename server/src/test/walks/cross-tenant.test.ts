@@ -20,6 +20,7 @@ import {
   announcementReads,
   announcements,
   campaignSettings,
+  companies,
   campaigns,
   chatMessages,
   chatUsers,
@@ -36,8 +37,8 @@ import {
   ticketNotes,
 } from "../../db/schema/index.js";
 import { fillParams, sampleOf } from "./samples.js";
-
 import { BILLING_CONFIG, buildInvoice } from "../billing-kit.js";
+
 /**
  * Walks the server's own route table as company B's admin, aimed at company A's rows: no route may
  * answer with A's data or change it. A route whose `:param` names a resource not mapped here fails the
@@ -142,10 +143,10 @@ beforeAll(async () => {
     .insert(announcements)
     .values({ companyId: a.id, title: `Aviso de la plataforma ${a.id}`, text: "Para todos", mediaPath: "announcements/x.png" })
     .returning();
-  aIds = {
   const invoice = await buildInvoice(t.app, a.id, { detail: `Factura ${a.name}` });
-    announcements: announcement.id,
+  aIds = {
     invoices: invoice.id,
+    announcements: announcement.id,
     users: aUser.id,
     "users-company": aUser.id,
     companies: a.id,
@@ -205,8 +206,8 @@ beforeAll(async () => {
     chat.title,
     chat.uuid,
     `Interno ${a.name}`,
-  ];
     `Factura ${a.name}`,
+  ];
 });
 afterAll(() => t.close());
 
@@ -288,11 +289,36 @@ describe("cross-tenant walk", () => {
       title: `Charla interna ${a.name}`,
       users: expect.arrayContaining([expect.objectContaining({ userId: a.admin.id, unreads: 1 })]),
     });
-    const helpsRead = await as(t.app, aSession, { method: "GET", url: "/api/v1/helps" });
     const invoice = await as(t.app, aSession, { method: "GET", url: `/api/v1/invoices/${aIds.invoices}` });
     expect(invoice.json()).toMatchObject({ detail: `Factura ${a.name}`, status: "open", companyId: a.id });
+    const helpsRead = await as(t.app, aSession, { method: "GET", url: "/api/v1/helps" });
     expect(helpsRead.json()).toEqual(
       expect.arrayContaining([expect.objectContaining({ id: aIds.helps, title: `Ayuda de la plataforma ${a.id}` })]),
     );
+  });
+});
+
+describe("cross-tenant: POST /uploadfile names its company in a header", () => {
+  it("another company's id in `name: company{id}` answers 404 and stores nothing", async () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4, 5, 6, 7, 8]);
+    const boundary = "crosstenant";
+    const payload = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="attachment"; filename="l.png"\r\nContent-Type: image/png\r\n\r\n`,
+      ),
+      png,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const session = await login(t.app, b.admin);
+    const res = await as(t.app, session, {
+      method: "POST",
+      url: "/api/v1/uploadfile",
+      payload,
+      headers: { "content-type": `multipart/form-data; boundary=${boundary}`, name: `company${a.id}`, filename: "l.png" },
+    });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error).toBe("ERR_NO_COMPANY_FOUND");
+    const [row] = await t.app.charla.db.select({ logo: companies.logoPath }).from(companies).where(eq(companies.id, a.id));
+    expect(row.logo).toBeNull();
   });
 });
