@@ -192,7 +192,7 @@ export function FormTableTab<T extends { id: number }, V extends FieldValues>(pr
                 <TableCell
                   key={column.label}
                   align={column.align}
-                  sx={{ wordBreak: "break-word", ...(column.wide ? wideOnly : {}) }}
+                  sx={{ overflowWrap: "break-word", ...(column.wide ? wideOnly : {}) }}
                 >
                   {column.cell(row)}
                 </TableCell>

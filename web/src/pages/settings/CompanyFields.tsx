@@ -4,9 +4,8 @@ import Typography from "@mui/material/Typography";
 import type { UseFormReturn } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import type { PlanView } from "../../api/plans";
-import { ColorField } from "../../components/form/ColorField";
 import { FormTextField } from "../../components/form/FormTextField";
-import { FormDate, FormSelect, FormSwitch } from "./FormControls";
+import { FormColor, FormDate, FormSelect, FormSwitch } from "./FormControls";
 
 export type CompanyValues = {
   name: string;
@@ -94,7 +93,6 @@ export function CompanyFields({
             name="password"
             password
             label={f("password")}
-            helperText={f("passwordHelp")}
             autoComplete="new-password"
             testId="company-password"
           />
@@ -121,11 +119,9 @@ export function CompanyFields({
         </Box>
       </Box>
       {heading("look")}
-      <Box sx={{ ...grid, gridTemplateColumns: { xs: "1fr", md: "1fr 1fr" } }}>
-        <ColorField control={control} name="primaryColor" label={f("primaryColor")} testId="company-primary-color" />
-        <ColorField control={control} name="headerColor" label={f("headerColor")} testId="company-header-color" />
-      </Box>
       <Box sx={grid}>
+        <FormColor control={control} name="primaryColor" label={f("primaryColor")} testId="company-primary-color" />
+        <FormColor control={control} name="headerColor" label={f("headerColor")} testId="company-header-color" />
         <FormTextField control={control} name="pageTitle" label={f("pageTitle")} testId="company-page-title" />
       </Box>
       {heading("billing")}

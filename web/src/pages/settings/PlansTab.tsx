@@ -1,4 +1,6 @@
 import { PlanFlags, PlanForm } from "@charla/contracts";
+import CheckIcon from "@mui/icons-material/Check";
+import CloseIcon from "@mui/icons-material/Close";
 import Box from "@mui/material/Box";
 import Chip from "@mui/material/Chip";
 import Typography from "@mui/material/Typography";
@@ -55,7 +57,10 @@ export function PlansTab() {
           size="small"
           variant={plan[flag] ? "filled" : "outlined"}
           color={plan[flag] ? "success" : "default"}
-          label={`${f(flag)}: ${t(plan[flag] ? "plans.enabled" : "plans.disabled")}`}
+          icon={plan[flag] ? <CheckIcon /> : <CloseIcon />}
+          label={f(flag)}
+          title={`${f(flag)}: ${t(plan[flag] ? "plans.enabled" : "plans.disabled")}`}
+          aria-label={`${f(flag)}: ${t(plan[flag] ? "plans.enabled" : "plans.disabled")}`}
           sx={plan[flag] ? undefined : { color: "text.secondary", textDecoration: "line-through" }}
           data-testid={`plan-flag-${flag}`}
           data-enabled={plan[flag]}
@@ -101,8 +106,12 @@ export function PlansTab() {
             <>
               {plan.name}
               <Typography variant="caption" sx={{ ...narrowOnly, color: "text.secondary" }}>
-                {`${formatMoney(plan.value)} · ${plan.users} / ${plan.connections} / ${plan.queues}`}
+                {[
+                  formatMoney(plan.value),
+                  ...(["users", "connections", "queues"] as const).map((key) => `${t(`plans.columns.${key}`)} ${plan[key]}`),
+                ].join(" · ")}
               </Typography>
+              <Box sx={{ ...narrowOnly, mt: 0.5 }}>{flags(plan)}</Box>
             </>
           ),
         },
@@ -143,7 +152,6 @@ export function PlansTab() {
               control={form.control}
               name="value"
               label={f("value")}
-              helperText={f("valueHelp")}
               fullWidth
               testId="plan-value-input"
               slotProps={{ htmlInput: { inputMode: "decimal" } }}
