@@ -15,11 +15,7 @@ export const BILLING_CONFIG: Partial<Config> = {
   paymentWebhookSecret: WEBHOOK_SECRET,
 };
 
-export async function buildInvoice(
-  app: FastifyInstance,
-  companyId: number,
-  values: Partial<typeof invoices.$inferInsert> = {},
-) {
+export async function buildInvoice(app: FastifyInstance, companyId: number, values: Partial<typeof invoices.$inferInsert> = {}) {
   const [row] = await app.charla.db
     .insert(invoices)
     .values({ companyId, detail: `Plan ${randomUUID().slice(0, 6)}`, value: "199.90", dueDate: "2031-05-31", ...values })

@@ -87,7 +87,12 @@ describe("#invoices list", () => {
   it("shows a company's admin their own company's invoices only, latest due date first, values exact", async () => {
     const a = await sessionIn();
     const b = await sessionIn();
-    const older = await buildInvoice(t.app, a.c.id, { dueDate: "2030-01-31", value: "1234.5", status: "paid", paidAt: new Date() });
+    const older = await buildInvoice(t.app, a.c.id, {
+      dueDate: "2030-01-31",
+      value: "1234.5",
+      status: "paid",
+      paidAt: new Date(),
+    });
     const newer = await buildInvoice(t.app, a.c.id, { dueDate: "2030-02-28", value: "0.10" });
     await buildInvoice(t.app, b.c.id, { dueDate: "2030-03-31" });
 
@@ -117,7 +122,10 @@ describe("#invoices list", () => {
   it("pages 20 at a time with hasMore, and searches the detail", async () => {
     const a = await sessionIn();
     for (let i = 1; i <= 25; i++)
-      await buildInvoice(t.app, a.c.id, { dueDate: `2032-01-${String(i).padStart(2, "0")}`, detail: i === 7 ? "Plan Oro" : "Plan Base" });
+      await buildInvoice(t.app, a.c.id, {
+        dueDate: `2032-01-${String(i).padStart(2, "0")}`,
+        detail: i === 7 ? "Plan Oro" : "Plan Base",
+      });
     const first = await call(a.s, "GET", "/invoices/all?pageNumber=1");
     expect(first.headers["x-has-more"]).toBe("true");
     expect(first.json()).toHaveLength(20);

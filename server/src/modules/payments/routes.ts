@@ -52,7 +52,10 @@ export async function paymentsRoutes(app: FastifyInstance) {
   const s = app.charla;
   await app.register(async (raw) => {
     raw.removeAllContentTypeParsers();
-    raw.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: WEBHOOK_BODY_LIMIT }, (_req, body, done) => done(null, body));
+    // JSON only, kept as the bytes that were signed; any other type is refused (415) before it is read
+    raw.addContentTypeParser("application/json", { parseAs: "buffer", bodyLimit: WEBHOOK_BODY_LIMIT }, (_req, body, done) =>
+      done(null, body),
+    );
 
     raw.post("/subscription/webhook", { config: { public: true }, bodyLimit: WEBHOOK_BODY_LIMIT }, async (req) => {
       const verifier = verifierOf(s, req);
