@@ -28,6 +28,25 @@ withServerAndBrowser(
 );
 
 const shots = process.env.E2E_SHOTS_DIR;
+
+/** With E2E_SHOTS_DIR: the page as it is, at 1366 px and at 390 px (then back), once animations settle. */
+async function snap(page: Page, name: string) {
+  if (!shots) return;
+  // spinners run for ever: only transitions that end are waited for
+  const settled = () =>
+    page.evaluate(() =>
+      document
+        .getAnimations()
+        .every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Number.POSITIVE_INFINITY),
+    );
+  await expect.poll(settled, { timeout: 5_000 }).toBe(true);
+  const size = page.viewportSize();
+  await page.screenshot({ path: `${shots}/${name}-1366.png` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect.poll(settled, { timeout: 5_000 }).toBe(true);
+  await page.screenshot({ path: `${shots}/${name}-390.png` });
+  if (size) await page.setViewportSize(size);
+}
 const OWNER = { email: "duena@floreria.example", password: "floreria-2026" };
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const ddmmyyyy = (date: string) => date.split("-").reverse().join("/");
@@ -119,7 +138,7 @@ describe("invoices and checkout", () => {
     const tint = (page: Page, id: number) => rowOf(page, id).evaluate((row) => getComputedStyle(row).backgroundColor);
     expect(await tint(sup.page, overdue.id)).not.toBe("rgba(0, 0, 0, 0)");
     expect(await tint(sup.page, open.id)).toBe("rgba(0, 0, 0, 0)");
-    if (shots) await sup.page.screenshot({ path: `${shots}/financeiro-super-1366.png` });
+    await snap(sup.page, "financeiro-super");
     await sup.context.close();
 
     // the company's admin: no menu entry, but the page opens on their own company's invoice only
@@ -141,7 +160,7 @@ describe("invoices and checkout", () => {
     expect(await stepOf(page)).toBe("plan");
     expect(await dialog.getByTestId("checkout-detail").textContent()).toBe("Plan Flores");
     expect(await dialog.getByTestId("checkout-value").textContent()).toMatch(/^MX\$\s199,90$/);
-    if (shots) await page.screenshot({ path: `${shots}/checkout-plan-1366.png` });
+    await snap(page, "checkout-plan");
 
     // straight to the review and PAGAR: the billing data is missing, so Dados opens with each message
     await page.getByTestId("checkout-next").click();
@@ -167,13 +186,14 @@ describe("invoices and checkout", () => {
     expect(await page.locator('[data-testid^="checkout-country-"]').count()).toBe(2);
     await page.getByTestId("checkout-country-BR").click();
     await page.getByTestId("checkout-country-BR").waitFor({ state: "detached" });
-    if (shots) await page.screenshot({ path: `${shots}/checkout-billing-1366.png` });
+    await snap(page, "checkout-billing");
     await page.getByTestId("checkout-next").click();
     expect(await stepOf(page)).toBe("plan");
     await page.getByTestId("checkout-next").click();
     expect(await stepOf(page)).toBe("review");
     expect(await dialog.getByTestId("checkout-review").textContent()).toContain("Lupita Hernández");
     expect(await dialog.getByTestId("checkout-total").textContent()).toMatch(/^MX\$\s199,90$/);
+    await snap(page, "checkout-review");
 
     const answered = page.waitForResponse(
       (res) => res.url().endsWith("/api/v1/subscription") && res.request().method() === "POST",
@@ -196,7 +216,7 @@ describe("invoices and checkout", () => {
     await expect.poll(() => page.getByTestId("payment-copy").getAttribute("data-copied"), { timeout: 2_000 }).toBe("true");
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shown);
     await expect.poll(() => page.getByTestId("payment-copy").getAttribute("data-copied"), { timeout: 5_000 }).toBe("false");
-    if (shots) await page.screenshot({ path: `${shots}/checkout-qr-1366.png` });
+    await snap(page, "checkout-qr");
 
     // the provider confirms: the licence is renewed one month from the invoice's due date, said, then /
     const response = await confirmPayment(charge.txid, "199.90");
@@ -214,6 +234,7 @@ describe("invoices and checkout", () => {
     await expect.poll(() => paid.getAttribute("data-status"), { timeout: 15_000 }).toBe("paid");
     expect(await paid.getByTestId("invoice-status").first().textContent()).toBe("Pago");
     expect(await paid.getByTestId("invoice-pay").count()).toBe(0);
+    await snap(page, "financeiro-paid");
     await paid.getByTestId("invoice-paid").click({ force: true });
     expect(await page.getByTestId("checkout-dialog").count()).toBe(0);
     await context.close();
