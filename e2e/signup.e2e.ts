@@ -17,6 +17,9 @@ const shots = process.env.E2E_SHOTS_DIR;
 /** With E2E_SHOTS_DIR: the page as it is, at 1366 px and at 390 px (then back). */
 async function snap(page: Page, name: string) {
   if (!shots) return;
+  // a label's colour fades in after a field's state changes: shot once such transitions end
+  const settled = () => page.evaluate(() => document.getAnimations().every((a) => a.playState !== "running"));
+  await expect.poll(settled, { timeout: 5_000 }).toBe(true);
   const size = page.viewportSize();
   await page.screenshot({ path: `${shots}/${name}-1366.png` });
   await page.setViewportSize({ width: 390, height: 844 });

@@ -94,7 +94,7 @@ export function PaymentView({ payment }: { payment: InstantPaymentView }) {
         value={payload}
         fullWidth
         multiline
-        maxRows={4}
+        maxRows={8}
         slotProps={{
           inputLabel: { shrink: true },
           htmlInput: {

@@ -7,13 +7,14 @@ import Link from "@mui/material/Link";
 import Paper from "@mui/material/Paper";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
+import { useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useEffect } from "react";
 import { type UseFormReturn, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import { errorText, toastError } from "../../api/errors";
 import { ApiError } from "../../api/client";
-import { signup, usePublicPlans, useSignupInfo } from "../../api/signup";
+import { refreshSignupInfo, signup, usePublicPlans, useSignupInfo } from "../../api/signup";
 import charlaLogo from "../../assets/charla-logo.svg";
 import { useAuth } from "../../auth/context";
 import { SectionLoader } from "../../components/FullPageLoader";
@@ -90,6 +91,7 @@ function SignupFields({ form, plans }: { form: UseFormReturn<SignupValues, unkno
 function SignupForm({ plans, trialDays }: { plans: PlanView[]; trialDays: number }) {
   const { t } = useTranslation("signup");
   const { startSession } = useAuth();
+  const queryClient = useQueryClient();
   const form = useForm<SignupValues, unknown, SignupOutput>({ resolver: signupResolver, defaultValues: signupDefaults });
   const { setValue, getValues } = form;
 
@@ -105,6 +107,9 @@ function SignupForm({ plans, trialDays }: { plans: PlanView[]; trialDays: number
       const field = error instanceof ApiError && error.code ? fieldOfCode[error.code] : undefined;
       if (field) form.setError(field, { type: "server", message: errorText(error) });
       else applyIssues(error, form, signupDefaults);
+      // closed (or a plan gone) while the form was open: the page shows what holds now
+      if (error instanceof ApiError && (error.code === "ERR_USER_CREATION_DISABLED" || error.code === "ERR_NO_PLAN_FOUND"))
+        void refreshSignupInfo(queryClient);
       toastError(error);
     }
   });
