@@ -20,7 +20,8 @@ import { ColorField } from "../../components/form/ColorField";
 import { FormTextField } from "../../components/form/FormTextField";
 import { useObjectUrl } from "../../hooks/use-object-url";
 import { saveCompanyLook } from "../../theme/preferences";
-import { isPngFile, storeLogo, storeLogoOf } from "./company-look";
+import { storeLogo, storeLogoOf } from "./company-look";
+import { isPngFile } from "./png-file";
 
 type Values = { primaryColor: string; headerColor: string; pageTitle: string };
 const maxKb = Math.round(LOGO_MAX_BYTES / 1024);

@@ -6,14 +6,6 @@ import { saveCompanyLook } from "../../theme/preferences";
 /** The only logo the login page shows: a PNG kept as a data URL (never another kind of URL). */
 export const PNG_DATA_URL = "data:image/png;base64,";
 
-/** The first eight bytes of every PNG file (core §5: a company logo is PNG, judged by its bytes). */
-const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-
-export async function isPngFile(file: Blob): Promise<boolean> {
-  const head = new Uint8Array(await file.slice(0, PNG_SIGNATURE.length).arrayBuffer());
-  return PNG_SIGNATURE.every((byte, i) => head[i] === byte);
-}
-
 export function toDataUrl(file: Blob): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
