@@ -12,7 +12,7 @@ import type { InstantPaymentView } from "../../api/invoices";
 import { formatMoney } from "../../i18n/money";
 import { toast } from "../../lib/toast";
 
-const QR_SIZE = 240;
+const QR_SIZE = 220;
 /** secondary §9: the copy confirmation shows for 1 s. */
 const COPIED_MS = 1000;
 
@@ -71,7 +71,7 @@ export function PaymentView({ payment }: { payment: InstantPaymentView }) {
 
   return (
     <Box
-      sx={{ display: "flex", flexDirection: "column", alignItems: "center", gap: 2, textAlign: "center" }}
+      sx={{ display: "flex", flexDirection: "column", alignItems: "center", gap: 1.5, textAlign: "center" }}
       data-testid="payment-view"
     >
       <Typography variant="h6" component="p">
