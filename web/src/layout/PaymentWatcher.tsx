@@ -34,13 +34,11 @@ export function PaymentWatcher() {
     void invalidateInvoices(client);
     if (user && event.company.id === user.companyId) updateUser({ company: { ...user.company, dueDate: event.company.dueDate } });
     // the text lives with the billing page's, which this screen may not have loaded
-    void i18n
-      .loadNamespaces("financeiro")
-      .then(() =>
-        toast.success(i18n.t("financeiro:renewed", { date: formatDate(event.company.dueDate) }), {
-          autoClose: PAYMENT_REDIRECT_MS,
-        }),
-      );
+    void i18n.loadNamespaces("financeiro").then(() =>
+      toast.success(i18n.t("financeiro:renewed", { date: formatDate(event.company.dueDate) }), {
+        autoClose: PAYMENT_REDIRECT_MS,
+      }),
+    );
     if (timer.current) clearTimeout(timer.current);
     timer.current = setTimeout(() => navigate("/"), PAYMENT_REDIRECT_MS);
   });
