@@ -48,6 +48,7 @@ async function snap(page: Page, name: string) {
   if (size) await page.setViewportSize(size);
 }
 const OWNER = { email: "duena@floreria.example", password: "floreria-2026" };
+const COLLEAGUE = { email: "beto@floreria.example", password: "beto-2026" };
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const ddmmyyyy = (date: string) => date.split("-").reverse().join("/");
 
@@ -141,6 +142,18 @@ describe("invoices and checkout", () => {
     await snap(sup.page, "financeiro-super");
     await sup.context.close();
 
+    // a colleague of the company (subadmin): Facturas is not theirs (told, sent to /), the renewal is
+    const owner = await apiLogin(server.url, OWNER.email, OWNER.password);
+    await api(server.url, "POST", "/users", { ...COLLEAGUE, name: "Beto Ruiz", profile: "subadmin" }, owner);
+    const colleague = await newPage(browser, 1366, 800);
+    await loginThroughUi(colleague.page, server.url, COLLEAGUE.email, COLLEAGUE.password);
+    await colleague.page.getByTestId("greeting").waitFor({ timeout: 20_000 });
+    await colleague.page.goto(`${server.url}/financeiro`);
+    await expect.poll(() => new URL(colleague.page.url()).pathname, { timeout: 15_000 }).toBe("/");
+    expect(await colleague.page.getByTestId("invoices-table").count()).toBe(0);
+    await colleague.page.goto(`${server.url}/tickets`);
+    await waitForLive(colleague.page);
+
     // the company's admin: no menu entry, but the page opens on their own company's invoice only
     const { context, page } = await newPage(browser, 1366, 800);
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
@@ -227,6 +240,12 @@ describe("invoices and checkout", () => {
     await page.waitForURL((url) => url.pathname === "/", { timeout: 15_000 });
     // secondary §9: 4 s after the confirmation (measured from the toast, so a little under)
     expect(Date.now() - toastAt).toBeGreaterThan(2_500);
+    // every signed-in user of the company hears it, wherever they are
+    await expect
+      .poll(() => bodyText(colleague.page), { timeout: 15_000 })
+      .toContain(`Tu licencia fue renovada hasta el ${renewedUntil}`);
+    await colleague.page.waitForURL((url) => url.pathname === "/", { timeout: 15_000 });
+    await colleague.context.close();
 
     // the invoice is paid now: Pago, and PAGO does nothing
     await page.goto(`${server.url}/financeiro`);
