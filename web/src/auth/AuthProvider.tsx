@@ -70,6 +70,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const startSession = useCallback(
     (auth: AuthResponse) => {
       storeSession(auth);
+      // the login page shows the logo of the company last signed in here (loaded apart: not on the login page's bundle)
+      void import("../pages/settings/company-look")
+        .then((look) => look.storeLogoOf(auth.user.companyId, auth.user.company.logo))
+        .catch(() => undefined);
       preloadSignedIn(loginDestination);
       prefetchPageData(loginDestination, Promise.resolve(auth));
       // The router moves inside a transition: the session joins it, so the login page never renders

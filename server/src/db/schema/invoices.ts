@@ -50,4 +50,3 @@ export const paymentReceipts = pgTable(
   },
   (t) => [uniqueIndex("payment_receipts_event_key").on(t.eventId), index("payment_receipts_txid_idx").on(t.txid)],
 );
-

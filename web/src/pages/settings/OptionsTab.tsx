@@ -11,7 +11,7 @@ import { toastError } from "../../api/errors";
 import { useSettings, useUpdateSetting } from "../../api/settings";
 import { SectionLoader } from "../../components/FullPageLoader";
 import { TextSetting } from "./TextSetting";
-import { integrationSettings, selectSettings } from "./options-config";
+import { integrationSettings, platformSettings, selectSettings } from "./options-config";
 
 const grid = { display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", sm: "1fr 1fr", lg: "repeat(3, 1fr)" } };
 
@@ -39,28 +39,28 @@ export function OptionsTab() {
   };
 
   if (settings.isLoading) return <SectionLoader />;
+  const platform = platformSettings.filter((key) => values.has(key));
 
   return (
     <Box sx={{ display: "flex", flexDirection: "column", gap: 3 }}>
       <Box sx={grid}>
         {selectSettings.map((key) => (
-          <TextField
-            key={key}
-            select
-            label={t(`options.${key}.label`)}
-            value={settingValue(key)}
-            onChange={(event) => void change(key, event.target.value)}
-            fullWidth
-            slotProps={{ select: { SelectDisplayProps: { "data-testid": `setting-${key}` } as object } }}
-          >
-            {SettingDefinitions[key].values.map((value) => (
-              <MenuItem key={value} value={value} data-testid={`setting-${key}-${value}`}>
-                {t(`options.${key}.values.${value}`)}
-              </MenuItem>
-            ))}
-          </TextField>
+          <SettingSelect key={key} settingKey={key} value={settingValue(key)} onChange={change} />
         ))}
       </Box>
+      {platform.length > 0 && (
+        <>
+          <Divider />
+          <Typography variant="h6" component="h2">
+            {t("platform")}
+          </Typography>
+          <Box sx={grid}>
+            {platform.map((key) => (
+              <SettingSelect key={key} settingKey={key} value={settingValue(key)} onChange={change} />
+            ))}
+          </Box>
+        </>
+      )}
       <Divider />
       <Typography variant="h6" component="h2">
         {t("integrations")}
@@ -77,5 +77,34 @@ export function OptionsTab() {
         ))}
       </Box>
     </Box>
+  );
+}
+
+function SettingSelect({
+  settingKey: key,
+  value,
+  onChange,
+}: {
+  settingKey: SettingKey;
+  value: string;
+  onChange: (key: SettingKey, value: string) => Promise<void>;
+}) {
+  const { t } = useTranslation("settings");
+  const allowed = (SettingDefinitions[key] as { values?: readonly string[] }).values ?? [];
+  return (
+    <TextField
+      select
+      label={t(`options.${key}.label`)}
+      value={value}
+      onChange={(event) => void onChange(key, event.target.value)}
+      fullWidth
+      slotProps={{ select: { SelectDisplayProps: { "data-testid": `setting-${key}` } as object } }}
+    >
+      {allowed.map((option) => (
+        <MenuItem key={option} value={option} data-testid={`setting-${key}-${option}`}>
+          {t(`options.${key}.values.${option}`)}
+        </MenuItem>
+      ))}
+    </TextField>
   );
 }

@@ -20,3 +20,9 @@ export const integrationSettings = [
   "clientsecretmkauth",
   "asaas",
 ] as const satisfies readonly SettingKey[];
+
+/**
+ * Platform settings (only the main company's value counts): the server lists them to super users
+ * only, so the section shows when they are present.
+ */
+export const platformSettings = ["userCreation"] as const satisfies readonly SettingKey[];
