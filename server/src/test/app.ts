@@ -44,8 +44,16 @@ async function handleOn(shared: Database): Promise<Database> {
   const { drizzle } = await import("drizzle-orm/pglite");
   const client = (shared.db as unknown as { $client: object }).$client;
   let closed = false;
+  // what a file sets on its handle (a test counting statements swaps `query`) stays on the handle: set
+  // on the shared PGlite it outlived the file, and every later file of the worker met a closed handle
+  const own = new Map<PropertyKey, unknown>();
   const handle = new Proxy(client, {
+    set(_target, key, value) {
+      own.set(key, value);
+      return true;
+    },
     get(target, key) {
+      if (own.has(key)) return own.get(key);
       const value = Reflect.get(target, key);
       if (typeof value !== "function") return value;
       return (...args: unknown[]) =>
