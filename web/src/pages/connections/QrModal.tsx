@@ -7,45 +7,16 @@ import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogTitle from "@mui/material/DialogTitle";
 import Typography from "@mui/material/Typography";
-import QRCode from "qrcode";
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { usePairingCode } from "../../api/connections";
 import { toastError } from "../../api/errors";
 import Alert from "@mui/material/Alert";
 import AlertTitle from "@mui/material/AlertTitle";
+import { QrImage } from "../../components/QrImage";
 import { useUnreachable } from "./use-unreachable";
 
 const QR_SIZE = 264;
-
-/** The raw QR text drawn as an image; a new text (the session renews it) redraws it. */
-export function QrImage({ value, alt }: { value: string; alt: string }) {
-  const [src, setSrc] = useState<string | null>(null);
-  useEffect(() => {
-    let current = true;
-    QRCode.toDataURL(value, { width: QR_SIZE * 2, margin: 2, errorCorrectionLevel: "L" })
-      .then((url) => {
-        if (current) setSrc(url);
-      })
-      .catch(() => {
-        if (current) setSrc(null);
-      });
-    return () => {
-      current = false;
-    };
-  }, [value]);
-  if (!src) return <CircularProgress />;
-  return (
-    <Box
-      component="img"
-      src={src}
-      alt={alt}
-      data-testid="qr-image"
-      data-qr={value}
-      sx={{ width: QR_SIZE, maxWidth: "100%", aspectRatio: "1", display: "block", bgcolor: "#fff", borderRadius: 1 }}
-    />
-  );
-}
 
 type Props = {
   open: boolean;
@@ -115,7 +86,7 @@ export function QrModal({ open, connection, onClose }: Props) {
               {pairingCode.length === 8 ? `${pairingCode.slice(0, 4)}-${pairingCode.slice(4)}` : pairingCode}
             </Typography>
           ) : qrcode && !pairing.isPending ? (
-            <QrImage value={qrcode} alt={t("qr.image", { name: connection?.name ?? "" })} />
+            <QrImage value={qrcode} alt={t("qr.image", { name: connection?.name ?? "" })} size={QR_SIZE} testId="qr-image" />
           ) : unreachable ? (
             <Alert severity="error" data-testid="qr-unreachable">
               <AlertTitle>{t("reasons.UNREACHABLE.title")}</AlertTitle>

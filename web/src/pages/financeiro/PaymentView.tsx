@@ -5,40 +5,16 @@ import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import CheckIcon from "@mui/icons-material/Check";
 import CopyIcon from "@mui/icons-material/ContentCopy";
-import QRCode from "qrcode";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { InstantPaymentView } from "../../api/invoices";
+import { QrImage } from "../../components/QrImage";
 import { formatMoney } from "../../i18n/money";
 import { toast } from "../../lib/toast";
 
 const QR_SIZE = 220;
 /** secondary §9: the copy confirmation shows for 1 s. */
 const COPIED_MS = 1000;
-
-function PaymentQr({ payload, alt }: { payload: string; alt: string }) {
-  const [src, setSrc] = useState<string | null>(null);
-  useEffect(() => {
-    let current = true;
-    // drawn here from the payload: the code never leaves the browser for an image service
-    QRCode.toDataURL(payload, { width: QR_SIZE * 2, margin: 2, errorCorrectionLevel: "M" })
-      .then((url) => current && setSrc(url))
-      .catch(() => current && setSrc(null));
-    return () => {
-      current = false;
-    };
-  }, [payload]);
-  if (!src) return <CircularProgress />;
-  return (
-    <Box
-      component="img"
-      src={src}
-      alt={alt}
-      data-testid="payment-qr"
-      sx={{ width: QR_SIZE, maxWidth: "100%", aspectRatio: "1", display: "block", bgcolor: "#fff", borderRadius: 1 }}
-    />
-  );
-}
 
 /** Copies through the clipboard API, else through the selected field (a page the API refuses). */
 async function copyText(text: string, field: HTMLTextAreaElement | null): Promise<boolean> {
@@ -80,7 +56,7 @@ export function PaymentView({ payment }: { payment: InstantPaymentView }) {
       <Typography variant="body2" color="text.secondary">
         {t("checkout.qr.scan")}
       </Typography>
-      <PaymentQr payload={payload} alt={t("checkout.qr.alt")} />
+      <QrImage value={payload} alt={t("checkout.qr.alt")} size={QR_SIZE} level="M" testId="payment-qr" />
       <Box>
         <Typography variant="body2" color="text.secondary">
           {t("checkout.qr.amount")}
