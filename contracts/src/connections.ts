@@ -42,6 +42,8 @@ export const ConnectionForm = z.object({
   expiresInactiveMessage: message,
   queueIds: z.array(IdSchema).max(100).optional().default([]),
   promptId: looseIdOrNull(),
+  /** A queue integration serving the connection's tickets before any area (webhook, n8n, typebot). */
+  integrationId: looseIdOrNull(),
   sendIdQueue: looseIdOrNull(),
   timeSendQueue: minutes.optional().default(0),
   maxUseBotQueues: minutes.optional().default(3),
@@ -86,6 +88,7 @@ export type ConnectionView = {
   ratingMessage: string;
   expiresInactiveMessage: string;
   promptId: number | null;
+  integrationId: number | null;
   sendIdQueue: number | null;
   timeSendQueue: number;
   maxUseBotQueues: number;

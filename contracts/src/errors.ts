@@ -562,6 +562,72 @@ const catalogue = {
     pt: "A consulta demorou demais. Refine a busca e tente novamente.",
     en: "The query took too long. Narrow the search and try again.",
   },
+  ERR_NO_PROMPT_FOUND: {
+    status: 404,
+    es: "No se encontró el prompt.",
+    pt: "Prompt não encontrado.",
+    en: "Prompt not found.",
+  },
+  ERR_NO_INTEGRATION_FOUND: {
+    status: 404,
+    es: "No se encontró la integración.",
+    pt: "Integração não encontrada.",
+    en: "Integration not found.",
+  },
+  ERR_INTEGRATION_NAME_EXISTS: {
+    status: 409,
+    es: "Ya existe una integración con este nombre.",
+    pt: "Já existe uma integração com este nome.",
+    en: "An integration with this name already exists.",
+  },
+  ERR_INTEGRATION_IN_USE: {
+    status: 409,
+    es: "La integración está en uso por un área, una opción o una conexión.",
+    pt: "A integração está em uso por um setor, uma opção ou uma conexão.",
+    en: "The integration is used by an area, an option or a connection.",
+  },
+  ERR_INTEGRATION_NOT_DELIVERABLE: {
+    status: 400,
+    es: "Este tipo de integración no recibe eventos.",
+    pt: "Este tipo de integração não recebe eventos.",
+    en: "This kind of integration receives no events.",
+  },
+  ERR_URL_NOT_ALLOWED: {
+    status: 400,
+    es: "Esta dirección no está permitida: usa una dirección pública http(s).",
+    pt: "Este endereço não é permitido: use um endereço público http(s).",
+    en: "This address is not allowed: use a public http(s) address.",
+  },
+  ERR_AI_PROVIDER: {
+    status: 502,
+    es: "El servicio de IA no respondió correctamente: {{reason}}",
+    pt: "O serviço de IA não respondeu corretamente: {{reason}}",
+    en: "The AI service did not answer properly: {{reason}}",
+  },
+  ERR_AI_NOT_CONFIGURED: {
+    status: 400,
+    es: "Falta la clave de API del servicio de IA.",
+    pt: "Falta a chave de API do serviço de IA.",
+    en: "The AI service's API key is missing.",
+  },
+  ERR_API_TOKEN_INVALID: {
+    status: 401,
+    es: "Token de API inválido. Cópialo de nuevo desde Conexiones.",
+    pt: "Token de API inválido. Copie-o novamente em Conexões.",
+    en: "Invalid API token. Copy it again from Connections.",
+  },
+  ERR_EXTERNAL_API_DISABLED: {
+    status: 403,
+    es: "El plan de esta empresa no incluye la API externa.",
+    pt: "O plano desta empresa não inclui a API externa.",
+    en: "This company's plan does not include the external API.",
+  },
+  ERR_IDEMPOTENCY_IN_PROGRESS: {
+    status: 409,
+    es: "Una solicitud con la misma clave de idempotencia aún se está procesando.",
+    pt: "Uma solicitação com a mesma chave de idempotência ainda está em processamento.",
+    en: "A request with the same idempotency key is still being processed.",
+  },
 } satisfies Record<string, Entry>;
 
 export type ErrorCode = keyof typeof catalogue;

@@ -6,6 +6,8 @@ import type { ConnectionEvent, ConnectionSessionEvent } from "./connections.js";
 import type { ContactListEvent, ContactListItemEvent } from "./contact-lists.js";
 import type { ContactView } from "./contacts.js";
 import type { FileListEvent } from "./file-lists.js";
+import type { IntegrationEvent } from "./integrations.js";
+import type { PromptEvent } from "./prompts.js";
 import type { CompanySchedulesView, QueueEvent } from "./queues.js";
 import type { QuickMessageEvent } from "./quick-messages.js";
 import type { ScheduleEvent } from "./schedules.js";
@@ -36,6 +38,9 @@ export const Events = {
   announcement: (companyId: number) => `company-${companyId}-announcement`,
   /** secondary §7: file lists. */
   file: (companyId: number) => `company-${companyId}-file`,
+  /** secondary §7: queue integrations (their last delivery too) and AI prompts; admins only. */
+  queueIntegration: (companyId: number) => `company-${companyId}-queueIntegration`,
+  prompt: (companyId: number) => `company-${companyId}-prompt`,
   /** secondary §7 internal chat: chats, the user's unread counts, one chat's messages; sent to participants only. */
   chat: (companyId: number) => `company-${companyId}-chat`,
   chatUser: (companyId: number) => `company-${companyId}-chat-user`,
@@ -92,6 +97,8 @@ export type SocketPayloads = {
   campaign: CampaignEvent;
   announcement: AnnouncementEvent;
   file: FileListEvent;
+  queueIntegration: IntegrationEvent;
+  prompt: PromptEvent;
   chat: ChatEvent;
   chatUser: ChatUserEvent;
   chatOf: ChatOfEvent;

@@ -33,3 +33,6 @@ export * from "./signup.js";
 export * from "./simulator.js";
 export * from "./tickets.js";
 export * from "./users.js";
+export * from "./prompts.js";
+export * from "./integrations.js";
+export * from "./external-api.js";

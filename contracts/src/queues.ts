@@ -143,11 +143,19 @@ export const QueueOptionForm = z.object({
   parentId: looseIdOrNull(),
   title: optionTitle,
   message: optionMessage.optional().default(""),
+  /** Reaching this node hands the ticket to a queue integration or an AI prompt (core §3 Queue option). */
+  q_integration_id: looseIdOrNull(),
+  promptId: looseIdOrNull(),
 });
 export type QueueOptionForm = z.input<typeof QueueOptionForm>;
 // not `.partial()` of the form: zod 4 still applies the message's default inside an optional, so a PUT
 // naming only the title would blank the message
-export const QueueOptionUpdateForm = z.object({ title: optionTitle.optional(), message: optionMessage.optional() });
+export const QueueOptionUpdateForm = z.object({
+  title: optionTitle.optional(),
+  message: optionMessage.optional(),
+  q_integration_id: looseId(),
+  promptId: looseId(),
+});
 export type QueueOptionUpdateForm = z.input<typeof QueueOptionUpdateForm>;
 
 /** A node of a queue's option tree; `option` is the label the contact types ("1", "2", …). */
@@ -158,6 +166,8 @@ export type QueueOptionView = {
   title: string;
   message: string;
   option: string;
+  q_integration_id: number | null;
+  promptId: number | null;
   /** How many options hang below it. */
   childrenCount: number;
 };

@@ -34,6 +34,8 @@ export const V = {
   /** The chat dialog's alerts (secondary §5): no title, no participant. */
   chatTitle: "validation.chatTitle",
   chatUsers: "validation.chatUsers",
+  /** A prompt saved without its area (secondary §8: 'Informar al sector'). */
+  promptQueueRequired: "validation.promptQueueRequired",
   /** Text PostgreSQL cannot store: a NUL character or half of a UTF-16 surrogate pair. */
   invalidText: "validation.invalidText",
 } as const;

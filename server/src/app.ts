@@ -20,6 +20,7 @@ import { type Database, openDatabase } from "./db/client.js";
 import { seed } from "./db/seed.js";
 import { startJobRunner } from "./jobs/runner.js";
 import { loggerOptions } from "./lib/logger.js";
+import { SecretBox } from "./lib/secret-box.js";
 import { Storage, databaseUsage } from "./lib/storage.js";
 import { announcementsRoutes } from "./modules/announcements/routes.js";
 import { authRoutes } from "./modules/auth/routes.js";
@@ -103,6 +104,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     realtime,
     events,
     storage: new Storage(config.dataDir, databaseUsage(database.db, config.companyStorageQuotaBytes)),
+    secrets: new SecretBox(config.secretsKey),
     sessions: null as unknown as Sessions,
     log: app.log,
   };

@@ -69,6 +69,27 @@ export type Config = {
    * (PAYMENT_WEBHOOK_SECRET); without it the webhook answers ERR_WEBHOOK_NOT_CONFIGURED.
    */
   paymentWebhookSecret: string;
+  /**
+   * The key (32 bytes, base64 or hex; SECRETS_KEY) sealing stored third-party secrets: connections'
+   * API tokens, prompts' API keys, webhook signing secrets. Generated into DATA_DIR when not given;
+   * nodes of one install must share it.
+   */
+  secretsKey: string;
+  /** The default OpenAI-compatible endpoint and key for prompts that name none (OPENAI_BASE_URL, OPENAI_API_KEY). */
+  openaiBaseUrl: string;
+  openaiApiKey: string;
+  /** How long an AI answer or a typebot call may take before the ticket goes to humans (AI_TIMEOUT_MS). */
+  aiTimeoutMs: number;
+  /** How long a webhook receiver may take to answer one delivery (WEBHOOK_TIMEOUT_MS). */
+  webhookTimeoutMs: number;
+  /** External API calls per token per minute (EXTERNAL_API_MAX_PER_MIN). */
+  externalApiMaxPerMin: number;
+  /**
+   * Whether integrations, prompts' endpoints and typebots may be on private or loopback addresses
+   * (INTEGRATIONS_ALLOW_PRIVATE, default true: a self-hosted n8n or model server next door is the common
+   * case; a shared installation sets it to false so no tenant can reach the host's network).
+   */
+  integrationsAllowPrivate: boolean;
 };
 
 const int = (v: string | undefined, d: number) => {
@@ -80,21 +101,31 @@ const int = (v: string | undefined, d: number) => {
  * Secrets not given in the environment are generated once and kept in DATA_DIR, so tokens survive
  * restarts and no install ever runs on a default, public secret.
  */
-function persistedSecrets(dataDir: string): { jwt: string; refresh: string } {
+function persistedSecrets(dataDir: string): { jwt: string; refresh: string; seal: string } {
   const file = join(dataDir, "secrets.json");
+  let s: { jwt?: string; refresh?: string; seal?: string } = {};
   try {
-    return JSON.parse(readFileSync(file, "utf8"));
+    s = JSON.parse(readFileSync(file, "utf8"));
   } catch {
     mkdirSync(dataDir, { recursive: true });
-    const s = { jwt: randomBytes(48).toString("base64url"), refresh: randomBytes(48).toString("base64url") };
-    writeFileSync(file, JSON.stringify(s), { mode: 0o600 });
-    return s;
   }
+  if (s.jwt && s.refresh && s.seal) return s as { jwt: string; refresh: string; seal: string };
+  // an older file lacks the sealing key: it is added, the token secrets kept
+  const full = {
+    jwt: s.jwt || randomBytes(48).toString("base64url"),
+    refresh: s.refresh || randomBytes(48).toString("base64url"),
+    seal: s.seal || randomBytes(32).toString("base64"),
+  };
+  writeFileSync(file, JSON.stringify(full), { mode: 0o600 });
+  return full;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? "./data");
-  const needSecrets = !(overrides.jwtSecret ?? env.JWT_SECRET) || !(overrides.jwtRefreshSecret ?? env.JWT_REFRESH_SECRET);
+  const needSecrets =
+    !(overrides.jwtSecret ?? env.JWT_SECRET) ||
+    !(overrides.jwtRefreshSecret ?? env.JWT_REFRESH_SECRET) ||
+    !(overrides.secretsKey ?? env.SECRETS_KEY);
   const secrets = needSecrets ? persistedSecrets(dataDir) : null;
   return {
     port: int(env.PORT, 8080),
@@ -133,6 +164,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     pixMerchantName: (env.PIX_MERCHANT_NAME ?? "").trim(),
     pixMerchantCity: (env.PIX_MERCHANT_CITY ?? "").trim(),
     paymentWebhookSecret: (env.PAYMENT_WEBHOOK_SECRET ?? "").trim(),
+    secretsKey: (env.SECRETS_KEY ?? "").trim() || secrets?.seal || "",
+    openaiBaseUrl: (env.OPENAI_BASE_URL ?? "").trim() || "https://api.openai.com/v1",
+    openaiApiKey: (env.OPENAI_API_KEY ?? "").trim(),
+    aiTimeoutMs: Math.max(1000, int(env.AI_TIMEOUT_MS, 30_000)),
+    webhookTimeoutMs: Math.max(1000, int(env.WEBHOOK_TIMEOUT_MS, 10_000)),
+    externalApiMaxPerMin: Math.max(1, int(env.EXTERNAL_API_MAX_PER_MIN, 120)),
+    integrationsAllowPrivate: env.INTEGRATIONS_ALLOW_PRIVATE !== "false" && env.INTEGRATIONS_ALLOW_PRIVATE !== "0",
     ...overrides,
   };
 }

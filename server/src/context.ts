@@ -5,6 +5,7 @@ import type { Principal } from "./auth/principal.js";
 import type { TokenService } from "./auth/tokens.js";
 import type { Realtime, RealtimeControl } from "./realtime/realtime.js";
 import type { EventBus } from "./events/index.js";
+import type { SecretBox } from "./lib/secret-box.js";
 import type { Storage } from "./lib/storage.js";
 import type { Sessions } from "./channels/sessions.js";
 
@@ -21,6 +22,8 @@ export type Services = {
   /** Domain events: services publish, listeners (realtime/listeners, jobs, the bot) react. */
   events: EventBus;
   storage: Storage;
+  /** Seals and opens stored third-party secrets (API tokens and keys, webhook secrets). */
+  secrets: SecretBox;
   /** Live channel drivers of this process. */
   sessions: Sessions;
   log: FastifyBaseLogger;

@@ -15,7 +15,19 @@ export type QueueRow = typeof queues.$inferSelect;
 
 /** What the bot changes on a ticket: its place in the flow (tickets' chatbot memory, migration 0017). */
 export type BotPatch = Partial<
-  Pick<TicketRow, "queueId" | "queueOptionId" | "chatbot" | "botListCount" | "botListAt" | "outOfHoursAt">
+  Pick<
+    TicketRow,
+    | "queueId"
+    | "queueOptionId"
+    | "chatbot"
+    | "botListCount"
+    | "botListAt"
+    | "outOfHoursAt"
+    | "useIntegration"
+    | "promptId"
+    | "integrationId"
+    | "automationDone"
+  >
 >;
 /** The bot's answer to one message: the ticket's new state and the texts to send, in order. */
 export type Step = { patch?: BotPatch; texts: string[] };

@@ -29,6 +29,11 @@ import {
   users,
   userSessions,
   whatsapps,
+  prompts,
+  queueIntegrations,
+  integrationDeliveries,
+  externalApiRequests,
+  typebotSessions,
 } from "./schema/index.js";
 
 type TenantTable = PgTable & { companyId: PgColumn; id: PgColumn };
@@ -132,6 +137,14 @@ export function scoped(db: Db | Tx, companyId: number) {
       where: (...c: (SQL | undefined)[]) => and(eq(userSessions.companyId, companyId), ...c) as SQL,
     },
     jobs: tenantTable(db, jobs, companyId),
+    prompts: tenantTable(db, prompts, companyId),
+    queueIntegrations: tenantTable(db, queueIntegrations, companyId),
+    integrationDeliveries: tenantTable(db, integrationDeliveries, companyId),
+    externalApiRequests: tenantTable(db, externalApiRequests, companyId),
+    typebotSessions: {
+      table: typebotSessions,
+      where: (...c: (SQL | undefined)[]) => and(eq(typebotSessions.companyId, companyId), ...c) as SQL,
+    },
   };
 }
 

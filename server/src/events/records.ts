@@ -15,6 +15,8 @@ export type RecordArea =
   | "contactList"
   | "campaign"
   | "file"
+  | "queueIntegration"
+  | "prompt"
   | "company"
   | "tag";
 

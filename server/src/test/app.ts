@@ -157,6 +157,7 @@ export async function getTestApp(
       dataDir,
       jwtSecret: "test-access-secret",
       jwtRefreshSecret: "test-refresh-secret",
+      secretsKey: Buffer.alloc(32, 7).toString("base64"),
       loginMaxPerIp: 100_000,
       loginMaxPerEmail: 100_000,
       apiMaxPerIp: 1_000_000,

@@ -16,3 +16,4 @@ export * from "./schedules.js";
 export * from "./chats.js";
 export * from "./announcements.js";
 export * from "./invoices.js";
+export * from "./automation.js";

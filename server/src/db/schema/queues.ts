@@ -18,7 +18,7 @@ export const queues = pgTable(
     ratingMessage: text("rating_message").notNull().default(""),
     timeZone: text("time_zone").notNull().default(DEFAULT_TIME_ZONE),
     schedules: jsonb("schedules").$type<ScheduleEntry[]>().notNull().default(DEFAULT_SCHEDULES),
-    // prompts and integrations arrive with their own issue (secondary spec); their keys come with the tables
+    // an AI prompt or a queue integration serving the area's tickets (secondary §3); cleared when it is deleted
     promptId: integer("prompt_id"),
     integrationId: integer("integration_id"),
     ...timestamps,
@@ -45,6 +45,9 @@ export const queueOptions = pgTable(
     title: text("title").notNull(),
     message: text("message").notNull().default(""),
     option: text("option").notNull(),
+    /** Reaching this node hands the ticket to a queue integration or an AI prompt (core §3 Queue option). */
+    qIntegrationId: integer("q_integration_id"),
+    promptId: integer("prompt_id"),
     ...timestamps,
   },
   (t) => [

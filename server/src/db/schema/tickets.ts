@@ -40,6 +40,12 @@ export const tickets = pgTable(
     useIntegration: boolean("use_integration").notNull().default(false),
     promptId: integer("prompt_id"),
     integrationId: integer("integration_id"),
+    /**
+     * The automations (AI prompt, typebot) that already talked to this ticket and handed it over, as
+     * "connection:{id}", "queue:{id}", "option:{id}": one does not take the ticket back (automation/resolve.ts).
+     * Cleared with the others when the ticket closes.
+     */
+    automationDone: text("automation_done").array().notNull().default([]),
     // the chatbot's memory of this ticket (behaviours: Queue choice, Option tree, Working hours, Rating)
     /** Where the contact is in its queue's option tree (null: at the queue's root, or not in a tree). */
     queueOptionId: integer("queue_option_id"),

@@ -1,4 +1,16 @@
-import { foreignKey, boolean, index, integer, pgTable, primaryKey, serial, text, timestamp, unique } from "drizzle-orm/pg-core";
+import {
+  foreignKey,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { companyId, timestamps } from "./columns.js";
 import { queues } from "./queues.js";
 
@@ -29,13 +41,26 @@ export const whatsapps = pgTable(
     sendIdQueue: integer("send_id_queue"),
     timeSendQueue: integer("time_send_queue").notNull().default(0),
     promptId: integer("prompt_id"),
+    /** A queue integration serving this connection's tickets before any area (secondary §3). */
+    integrationId: integer("integration_id"),
+    /**
+     * The external API's bearer secret for this connection (behaviours: External API), sealed so the
+     * Token action can show it; `apiTokenHash` (sha-256, hex) finds the connection from a request.
+     * Never the `token` column, which anyone can compute from the phone number.
+     */
+    apiTokenSealed: text("api_token_sealed").notNull().default(""),
+    apiTokenHash: text("api_token_hash"),
     maxUseBotQueues: integer("max_use_bot_queues").notNull().default(3),
     timeUseBotQueues: integer("time_use_bot_queues").notNull().default(0),
     expiresTicket: integer("expires_ticket").notNull().default(0),
     expiresInactiveMessage: text("expires_inactive_message").notNull().default(""),
     ...timestamps,
   },
-  (t) => [unique("whatsapps_company_id_id_key").on(t.companyId, t.id), index("whatsapps_company_idx").on(t.companyId, t.name)],
+  (t) => [
+    unique("whatsapps_company_id_id_key").on(t.companyId, t.id),
+    index("whatsapps_company_idx").on(t.companyId, t.name),
+    uniqueIndex("whatsapps_api_token_hash_key").on(t.apiTokenHash),
+  ],
 );
 
 /** The queues a connection offers (core §3 Connection.queues). */

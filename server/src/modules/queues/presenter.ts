@@ -28,6 +28,8 @@ export function presentQueueOption(o: typeof queueOptions.$inferSelect, children
     title: o.title,
     message: o.message,
     option: o.option,
+    q_integration_id: o.qIntegrationId,
+    promptId: o.promptId,
     childrenCount,
   };
 }

@@ -77,7 +77,8 @@ type BotStateColumn =
   | "outOfHoursAt"
   | "awaitingRating"
   | "ratingAsks"
-  | "botAnsweredMessageId";
+  | "botAnsweredMessageId"
+  | "automationDone";
 export type TicketRelations = Omit<Joined, "ticket" | "candidates">;
 
 /** The one mapping from a ticket and its relations to its view (the inbound path uses it too). */

@@ -178,6 +178,7 @@ function decide(ctx: RequestCtx, viewer: Viewer, t: TicketRow, input: UpdateInpu
         useIntegration: false,
         promptId: null,
         integrationId: null,
+        automationDone: [],
         chatbot: false,
         queueOptionId: null,
       },

@@ -43,6 +43,7 @@ export async function presentConnections(q: Scoped, rows: Row[]): Promise<Connec
     ratingMessage: r.ratingMessage,
     expiresInactiveMessage: r.expiresInactiveMessage,
     promptId: r.promptId,
+    integrationId: r.integrationId,
     sendIdQueue: r.sendIdQueue,
     timeSendQueue: r.timeSendQueue,
     maxUseBotQueues: r.maxUseBotQueues,
