@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -15,6 +15,19 @@ describe("config", () => {
     const again = loadConfig({ DATA_DIR: dataDir });
     expect(again.jwtSecret).toBe(first.jwtSecret);
     expect(JSON.parse(readFileSync(file, "utf8")).jwt).toBe(first.jwtSecret);
+    expect(Buffer.from(first.secretsKey, "base64")).toHaveLength(32);
+    expect(again.secretsKey).toBe(first.secretsKey);
+  });
+
+  it("adds the sealing key to an older secrets file and keeps its token secrets", () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "charla-config-"));
+    writeFileSync(join(dataDir, "secrets.json"), JSON.stringify({ jwt: "old-jwt", refresh: "old-refresh" }));
+    const c = loadConfig({ DATA_DIR: dataDir });
+    expect(c.jwtSecret).toBe("old-jwt");
+    expect(c.jwtRefreshSecret).toBe("old-refresh");
+    expect(Buffer.from(c.secretsKey, "base64")).toHaveLength(32);
+    expect(loadConfig({ DATA_DIR: dataDir }).secretsKey).toBe(c.secretsKey);
+    expect(loadConfig({ DATA_DIR: dataDir, SECRETS_KEY: "k".repeat(44) }).secretsKey).toBe("k".repeat(44));
   });
 
   it("reads every variable with its documented default", () => {
