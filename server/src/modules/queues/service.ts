@@ -7,6 +7,7 @@ import { toCount } from "../../db/client.js";
 import { type Scoped, scoped } from "../../db/scoped.js";
 import { companies, plans, queues } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
+import { clearPromptQueue } from "../../automation/references.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { PG_UNIQUE_VIOLATION, pgConstraint, pgErrorCode } from "../../lib/pg-errors.js";
 import { queueMemberIds, userViewsByIds } from "../users/queries.js";
@@ -112,6 +113,8 @@ export function deleteQueue(ctx: RequestCtx, id: number): Promise<void> {
     found(await q.queues.lockById(id), "ERR_NO_QUEUE_FOUND");
     const userIds = await queueMemberIds(q, id);
     const whatsappIds = await releaseQueue(q, id);
+    // no prompt hands over to a deleted area any more (automation/references.ts)
+    await clearPromptQueue(tx, ctx.companyId, id);
     await q.queues.delete(id);
     const users = await userViewsByIds(q, userIds);
     const connections = await connectionViews(q, whatsappIds);
