@@ -1,13 +1,240 @@
-import type { BotWorld } from "../chatbot/state.js";
-import type { Automation } from "./resolve.js";
+import { type Column, eq, isNull } from "drizzle-orm";
+import type { BotPatch, BotWorld, TicketRow } from "../chatbot/state.js";
+import { fold } from "../chatbot/menus.js";
+import { notAnsweredYet, owesTurn } from "../chatbot/turns.js";
+import { type Scoped, scoped } from "../db/scoped.js";
+import { jobs, messages, queueOptions, queues, tickets, typebotSessions, whatsapps } from "../db/schema/index.js";
+import { withTransaction } from "../db/tx.js";
+import type { Tx } from "../db/client.js";
+import type { AfterCommit } from "../db/tx.js";
+import { deliverMessagesJob } from "../jobs/durable/deliver-messages.js";
+import { JOB_DEFAULTS } from "../jobs/durable/kind.js";
+import { queueAutomatic } from "../modules/messages/automatic.js";
+import { automaticValues } from "../modules/messages/send.js";
+import { ticketChangeBroadcast } from "../modules/tickets/broadcast.js";
+import type { Automation, AutomationScope } from "./resolve.js";
+import { handOverPatch } from "./resolve.js";
+import {
+  type TypebotCall,
+  TypebotRejected,
+  type TypebotReply,
+  TypebotUnavailable,
+  continueChat,
+  startChat,
+} from "./typebot-client.js";
+import { replyTexts } from "./typebot-messages.js";
 
 export type TypebotAutomation = Extract<Automation, { kind: "typebot" }>;
 
+type SessionRow = typeof typebotSessions.$inferSelect;
+
+/** What one turn does once Typebot has answered (or not): the ticket's change, the texts, the session, a note. */
+type Outcome = {
+  patch: BotPatch;
+  texts: string[];
+  /** The session to keep (its id), or null to forget it (the conversation ended or was cut). */
+  session: string | null;
+  note?: string;
+};
+
 /**
  * A typebot's turn on the ticket's received message (issue 30): start or continue its chat session
- * through Typebot's HTTP chat API and send its messages, or hand the ticket over. Claims the bot's turn
- * (chatbot/turns.ts) so a repeated run answers once. Being written by the typebot helper.
+ * through Typebot's HTTP chat API and send its messages, or hand the ticket over. The finish keyword
+ * and a conversation Typebot ends hand the ticket back to the area's usual flow (the scope remembered,
+ * so the bot does not start again on the next message); a reply Typebot refuses gets the integration's
+ * unknown-message text; a Typebot that does not answer leaves the ticket with humans and an internal
+ * note. The turn commits only if it is the first on its message (chatbot/turns.ts): run twice, it
+ * answers once.
  */
-export async function runTypebotTurn(_w: BotWorld, _auto: TypebotAutomation, _input: string): Promise<void> {
-  throw new Error("typebot turns are not built yet");
+export async function runTypebotTurn(w: BotWorld, auto: TypebotAutomation, input: string): Promise<void> {
+  // a turn already taken (the owed-turn sweep, a second node) does not talk to Typebot again
+  const [fresh] = await w.q.db
+    .select({ botAnsweredMessageId: tickets.botAnsweredMessageId })
+    .from(tickets)
+    .where(w.q.tickets.where(eq(tickets.id, w.ticket.id)));
+  if (!fresh || !owesTurn(fresh, w.messageId)) return;
+  const scope = await heldScope(w, auto);
+  const outcome = await converse(w, auto, scope, input);
+  await apply(w, auto, outcome);
+}
+
+/**
+ * The scope a ticket's typebot came from: the one `automationOf` found for a ticket it now takes, else
+ * (a ticket it already holds) the first place of the ticket pointing at this integration: its option
+ * node, its area, its connection.
+ */
+async function heldScope(w: BotWorld, auto: TypebotAutomation): Promise<AutomationScope> {
+  if (auto.assign) return auto.scope;
+  const id = auto.integration.id;
+  const t = w.ticket;
+  if (t.queueOptionId !== null) {
+    const [o] = await w.q.db
+      .select({ i: queueOptions.qIntegrationId })
+      .from(queueOptions)
+      .where(w.q.queueOptions.where(eq(queueOptions.id, t.queueOptionId)));
+    if (o?.i === id) return `option:${t.queueOptionId}`;
+  }
+  if (t.queueId !== null) {
+    const [qu] = await w.q.db
+      .select({ i: queues.integrationId })
+      .from(queues)
+      .where(w.q.queues.where(eq(queues.id, t.queueId)));
+    if (qu?.i === id) return `queue:${t.queueId}`;
+  }
+  if (t.whatsappId !== null) {
+    const [c] = await w.q.db
+      .select({ i: whatsapps.integrationId })
+      .from(whatsapps)
+      .where(w.q.whatsapps.where(eq(whatsapps.id, t.whatsappId)));
+    if (c?.i === id) return `connection:${t.whatsappId}`;
+  }
+  return auto.scope;
+}
+
+const isFinishWord = (input: string, keyword: string) => keyword.trim() !== "" && fold(input.trim()) === fold(keyword.trim());
+
+async function converse(w: BotWorld, auto: TypebotAutomation, scope: AutomationScope, input: string): Promise<Outcome> {
+  const bot = auto.integration;
+  const handOver = handOverPatch(w.ticket, scope);
+  if (isFinishWord(input, bot.typebotKeywordFinish)) return { patch: handOver, texts: [], session: null };
+  const [session] = await w.q.db
+    .select()
+    .from(typebotSessions)
+    .where(w.q.typebotSessions.where(eq(typebotSessions.ticketId, w.ticket.id)));
+  const call: TypebotCall = { baseUrl: bot.urlN8N, timeoutMs: w.s.config.aiTimeoutMs };
+  const assign = auto.assign ?? {};
+  try {
+    let reply: TypebotReply;
+    let sessionId: string;
+    if (live(w, bot, session)) {
+      sessionId = session.sessionId;
+      try {
+        reply = await continueChat(call, sessionId, input);
+      } catch (err) {
+        // Typebot no longer knows the session (it expired there first): a new conversation
+        if (!(err instanceof TypebotRejected) || err.status !== 404) throw err;
+        ({ sessionId, ...reply } = await startChat(call, bot.typebotSlug, input));
+      }
+    } else {
+      ({ sessionId, ...reply } = await startChat(call, bot.typebotSlug, input));
+    }
+    const texts = replyTexts(reply);
+    // no input expected: the bot's conversation is over, the ticket goes back to the area's flow
+    if (!reply.input) return { patch: handOver, texts, session: null };
+    return { patch: assign, texts, session: sessionId };
+  } catch (err) {
+    if (err instanceof TypebotRejected && err.status === 400 && live(w, bot, session)) {
+      // a reply the bot's input does not accept: the integration's text, the same question stands
+      const unknown = bot.typebotUnknownMessage.trim();
+      return { patch: assign, texts: unknown ? [unknown] : [], session: session.sessionId };
+    }
+    const why = err instanceof TypebotRejected ? `HTTP ${err.status}` : err instanceof TypebotUnavailable ? err.message : "error";
+    w.s.log.warn({ companyId: w.q.companyId, ticketId: w.ticket.id, integrationId: bot.id, why }, "typebot did not answer");
+    return {
+      patch: handOver,
+      texts: [],
+      session: null,
+      note: `El typebot «${bot.name}» no respondió (${why}); la conversación queda con el equipo.`,
+    };
+  }
+}
+
+/** A session of this integration that has not expired (`typebotExpires` minutes of silence; 0 never). */
+function live(w: BotWorld, bot: TypebotAutomation["integration"], session: SessionRow | undefined): session is SessionRow {
+  if (!session || session.integrationId !== bot.id) return false;
+  if (bot.typebotExpires <= 0) return true;
+  return w.now.getTime() - session.lastAt.getTime() < bot.typebotExpires * 60_000;
+}
+
+const sameOrNull = (column: Column, value: number | null) => (value === null ? isNull(column) : eq(column, value));
+
+/**
+ * The outcome in one transaction: the turn's claim with the ticket's change (only if nobody changed the
+ * ticket meanwhile and the turn was not taken), the session kept or forgotten, the note, and the texts
+ * recorded as automatic messages: the first sent at once, each next one `typebotDelayMessage` later.
+ */
+async function apply(w: BotWorld, auto: TypebotAutomation, outcome: Outcome): Promise<void> {
+  const companyId = w.q.companyId;
+  const before = w.ticket;
+  const texts = outcome.texts.filter((t) => t.trim());
+  await withTransaction(w.s.db, async (tx, afterCommit) => {
+    const q = scoped(tx, companyId);
+    const [after] = await tx
+      .update(tickets)
+      .set({ ...outcome.patch, botAnsweredMessageId: w.messageId, updatedAt: new Date() })
+      .where(
+        q.tickets.where(
+          eq(tickets.id, before.id),
+          isNull(tickets.userId),
+          eq(tickets.status, before.status),
+          sameOrNull(tickets.queueId, before.queueId),
+          sameOrNull(tickets.queueOptionId, before.queueOptionId),
+          eq(tickets.chatbot, before.chatbot),
+          sameOrNull(tickets.whatsappId, before.whatsappId),
+          notAnsweredYet(w.messageId),
+        ),
+      )
+      .returning();
+    if (!after) return;
+    if (after.chatbot !== before.chatbot || after.useIntegration !== before.useIntegration) {
+      const broadcast = await ticketChangeBroadcast(w.s, q, before, after);
+      afterCommit(broadcast.emit);
+    }
+    await keepSession(q, after.id, auto.integration.id, outcome.session, w.now);
+    if (outcome.note) {
+      await q.ticketNotes.insert({ note: outcome.note, ticketId: after.id, contactId: after.contactId, userId: null });
+    }
+    await queueSpaced(w, tx, afterCommit, after, texts, auto.integration.typebotDelayMessage);
+  });
+}
+
+async function keepSession(q: Scoped, ticketId: number, integrationId: number, sessionId: string | null, now: Date) {
+  if (sessionId === null) {
+    await q.db.delete(typebotSessions).where(q.typebotSessions.where(eq(typebotSessions.ticketId, ticketId)));
+    return;
+  }
+  await q.db
+    .insert(typebotSessions)
+    .values({ companyId: q.companyId, ticketId, integrationId, sessionId, lastAt: now })
+    .onConflictDoUpdate({ target: typebotSessions.ticketId, set: { integrationId, sessionId, lastAt: now } });
+}
+
+/**
+ * The texts as automatic messages, spaced by `delayMs`: the first goes out at once (the ticket's
+ * delivery lane); each next one is recorded now, dated when it is due, with its own delivery job due
+ * then: this node runs it on the lane at that moment, and any node's job runner takes it if this one
+ * is gone by then. Nobody's lane waits meanwhile.
+ */
+async function queueSpaced(w: BotWorld, tx: Tx, afterCommit: AfterCommit, ticket: TicketRow, texts: string[], delayMs: number) {
+  if (texts.length === 0) return;
+  const companyId = w.q.companyId;
+  if (delayMs <= 0 || texts.length === 1) {
+    await queueAutomatic(w.s, tx, afterCommit, companyId, ticket, texts);
+    return;
+  }
+  const start = new Date();
+  await queueAutomatic(w.s, tx, afterCommit, companyId, ticket, texts.slice(0, 1), start);
+  for (let i = 1; i < texts.length; i++) {
+    const at = new Date(start.getTime() + i * delayMs);
+    const [values] = automaticValues(companyId, ticket, [texts[i]], at);
+    const [row] = await tx.insert(messages).values(values).returning({ id: messages.id });
+    const [job] = await tx
+      .insert(jobs)
+      .values({
+        companyId,
+        kind: deliverMessagesJob.kind,
+        payload: { messageIds: [row.id] },
+        runAfter: at,
+        idempotencyKey: values.channelId,
+        maxAttempts: deliverMessagesJob.maxAttempts ?? JOB_DEFAULTS.maxAttempts,
+      })
+      .onConflictDoNothing()
+      .returning({ id: jobs.id });
+    if (!job) continue;
+    const event = { type: "automatic.queued", companyId, ticketId: ticket.id, jobId: job.id } as const;
+    afterCommit(() => {
+      const wait = Math.max(0, at.getTime() - Date.now());
+      setTimeout(() => w.s.events.publish(event), wait).unref();
+    });
+  }
 }
