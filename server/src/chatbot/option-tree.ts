@@ -23,6 +23,19 @@ export function childrenOf(q: Scoped, queueId: number, parentId: number | null):
     .orderBy(...siblingOrder);
 }
 
+/**
+ * Whether a node points at someone who talks (its prompt, or a typebot: a webhook or n8n integration
+ * only receives deliveries) that has not yet handed this ticket over.
+ */
+async function hasAutomation(w: BotWorld, node: OptionRow): Promise<boolean> {
+  if (node.qIntegrationId === null && node.promptId === null) return false;
+  if (w.ticket.automationDone.includes(`option:${node.id}`)) return false;
+  if (node.promptId !== null && (await w.q.prompts.findById(node.promptId))) return true;
+  if (node.qIntegrationId === null) return false;
+  const integration = await w.q.queueIntegrations.findById(node.qIntegrationId);
+  return integration?.type === "typebot";
+}
+
 /** The queue's own menu: its greeting and the root options. */
 export function rootMenu(w: BotWorld, queue: QueueRow, roots: readonly OptionRow[]): string {
   return optionMenuText(fill(w, queue.greetingMessage, queue), roots, true);
@@ -41,7 +54,8 @@ async function showPlace(w: BotWorld, queue: QueueRow, node: OptionRow | null): 
 
 /**
  * One answer inside a queue's option tree (behaviours: Option tree). A child's label moves there (a
- * leaf sends its message and ends the bot: the ticket waits in its queue), `0` goes up a level, `#`
+ * leaf sends its message and ends the bot: the ticket waits in its queue; a node with a typebot or a
+ * prompt sends its message and leaves the next one to that automation), `0` goes up a level, `#`
  * asks for the main menu (the caller resets the queue), anything else repeats the current menu.
  */
 export async function walkTree(w: BotWorld, queue: QueueRow, input: string): Promise<Step | "main-menu"> {
@@ -69,6 +83,9 @@ export async function walkTree(w: BotWorld, queue: QueueRow, input: string): Pro
   if (!chosen) {
     return { texts: [here ? nodeMenu(w, queue, here, children) : rootMenu(w, queue, children)] };
   }
+  // a node with its own typebot or AI prompt hands the conversation to it: the contact stands there, the
+  // bot still in charge, and its next message is the automation's (automation/resolve.ts, scope option)
+  if (await hasAutomation(w, chosen)) return { patch: { queueOptionId: chosen.id }, texts: [fill(w, chosen.message, queue)] };
   const next = await childrenOf(w.q, queue.id, chosen.id);
   if (next.length === 0) return { patch: { chatbot: false, queueOptionId: null }, texts: [fill(w, chosen.message, queue)] };
   return { patch: { queueOptionId: chosen.id }, texts: [nodeMenu(w, queue, chosen, next)] };
