@@ -45,6 +45,7 @@ import { kanbanRoutes } from "./modules/kanban/routes.js";
 import { ticketsRoutes } from "./modules/tickets/routes.js";
 import { simulatorRoutes } from "./modules/simulator/routes.js";
 import { plansRoutes } from "./modules/plans/routes.js";
+import { promptsRoutes } from "./modules/prompts/routes.js";
 import { queueOptionsRoutes } from "./modules/queues/option-routes.js";
 import { queuesRoutes } from "./modules/queues/routes.js";
 import { searchRoutes } from "./modules/search/routes.js";
@@ -179,6 +180,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       await api.register(contactListsRoutes);
       await api.register(campaignsRoutes);
       await api.register(fileListsRoutes);
+      await api.register(promptsRoutes);
       await api.register(announcementsRoutes);
       await api.register(helpsRoutes);
       await api.register(jobsRoutes);

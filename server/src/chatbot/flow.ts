@@ -1,6 +1,9 @@
 import type { TicketView } from "@charla/contracts";
 import type { InboundMessage } from "../channels/driver.js";
 import type { Services } from "../context.js";
+import { runPromptTurn } from "../automation/ai-turn.js";
+import { automationOf } from "../automation/resolve.js";
+import { runTypebotTurn } from "../automation/typebot.js";
 import { scoped } from "../db/scoped.js";
 import { walkTree } from "./option-tree.js";
 import { outOfHours } from "./out-of-hours.js";
@@ -55,8 +58,20 @@ export async function runChatbot(
   if (ticket.isGroup || ticket.status === "closed" || ticket.userId !== null) return;
   if (loaded.late || !owesTurn(ticket, result.messageId)) return;
   // in its queue, out of the bot, no hours to keep: the ticket waits for a human, nothing more to read
-  if (ticket.queueId && !ticket.chatbot && loaded.scheduleType === "disabled") return;
+  // unless the company has something that may talk to it (a prompt, a typebot: automation/resolve.ts)
+  const waiting = ticket.queueId !== null && !ticket.chatbot && loaded.scheduleType === "disabled";
+  if (waiting && !loaded.automation) return;
   const w = loadWorld(s, q, loaded);
   if (!w) return;
-  await applyStep(w, await decide(w, msg.body));
+  const auto = loaded.automation ? await automationOf(q, ticket) : null;
+  if (!auto) {
+    if (!waiting) await applyStep(w, await decide(w, msg.body));
+    return;
+  }
+  // out of hours the notice and nothing else, as for the menus; then the automation talks
+  const queue = w.scheduleType === "queue" && ticket.queueId ? await q.queues.findById(ticket.queueId) : null;
+  const closed = outOfHours(w, queue);
+  if (closed) return applyStep(w, closed);
+  if (auto.kind === "prompt") return runPromptTurn(w, auto, msg.body);
+  return runTypebotTurn(w, auto, msg.body);
 }

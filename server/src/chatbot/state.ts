@@ -2,7 +2,17 @@ import { SettingDefinitions, type SettingKey } from "@charla/contracts";
 import { type Column, and, eq, isNull, sql } from "drizzle-orm";
 import type { Services } from "../context.js";
 import { type Scoped, scoped } from "../db/scoped.js";
-import { companies, contacts, type queues, settings, tickets, ticketTracking, whatsapps } from "../db/schema/index.js";
+import {
+  companies,
+  contacts,
+  prompts,
+  queueIntegrations,
+  type queues,
+  settings,
+  tickets,
+  ticketTracking,
+  whatsapps,
+} from "../db/schema/index.js";
 import { withTransaction } from "../db/tx.js";
 import { type TemplateFacts, fillTemplate } from "../lib/template.js";
 import { queueAutomatic } from "../modules/messages/automatic.js";
@@ -29,8 +39,11 @@ export type BotPatch = Partial<
     | "automationDone"
   >
 >;
-/** The bot's answer to one message: the ticket's new state and the texts to send, in order. */
-export type Step = { patch?: BotPatch; texts: string[] };
+/**
+ * The bot's answer to one message: the ticket's new state and the texts to send, in order; `note`, an
+ * internal note on the ticket written with them (why an automation handed the ticket over).
+ */
+export type Step = { patch?: BotPatch; texts: string[]; note?: string };
 export const NOTHING: Step = { texts: [] };
 
 /** Everything one decision reads, loaded once per message. */
@@ -45,7 +58,7 @@ export type BotWorld = {
   keyword: boolean;
   connection: Pick<
     typeof whatsapps.$inferSelect,
-    "id" | "greetingMessage" | "outOfHoursMessage" | "maxUseBotQueues" | "timeUseBotQueues"
+    "id" | "greetingMessage" | "outOfHoursMessage" | "maxUseBotQueues" | "timeUseBotQueues" | "transferMessage"
   >;
   company: { schedules: (typeof companies.$inferSelect)["schedules"]; timeZone: string };
   contact: { name: string; email: string };
@@ -80,12 +93,18 @@ export async function loadTicket(q: Scoped, ticketId: number, messageId: number)
           + ${LATE_AFTER}::interval, false)`,
       scheduleType: setting(q.companyId, "scheduleType"),
       chatBotType: setting(q.companyId, "chatBotType"),
+      // whether the company has anything that may talk instead of the menus (a prompt, a typebot): most
+      // have none, and their tickets then skip the automation's reads (automation/resolve.ts)
+      automation: sql<boolean>`(exists (select 1 from ${prompts} where ${prompts.companyId} = ${q.companyId})
+        or exists (select 1 from ${queueIntegrations} where ${queueIntegrations.companyId} = ${q.companyId}
+          and ${queueIntegrations.type} = 'typebot'))`,
       connection: {
         id: whatsapps.id,
         greetingMessage: whatsapps.greetingMessage,
         outOfHoursMessage: whatsapps.outOfHoursMessage,
         maxUseBotQueues: whatsapps.maxUseBotQueues,
         timeUseBotQueues: whatsapps.timeUseBotQueues,
+        transferMessage: whatsapps.transferMessage,
       },
       company: { schedules: companies.schedules, timeZone: companies.timeZone },
       contact: { name: contacts.name, email: contacts.email },
@@ -102,6 +121,7 @@ export async function loadTicket(q: Scoped, ticketId: number, messageId: number)
     late: row.late,
     scheduleType: row.scheduleType ?? SettingDefinitions.scheduleType.default,
     chatBotType: row.chatBotType ?? SettingDefinitions.chatBotType.default,
+    automation: Boolean(row.automation),
     world:
       row.connection && row.company && row.contact
         ? { connection: row.connection, company: row.company, contact: row.contact }
@@ -154,15 +174,21 @@ export async function applyStep(w: BotWorld, step: Step): Promise<void> {
   const patch = step.patch ?? {};
   const texts = step.texts.filter((text) => text.trim());
   const changes = Object.keys(patch).length > 0;
-  if (!changes && texts.length === 0) return;
-  if (changes) return applyChanges(w, patch, texts);
+  if (!changes && texts.length === 0 && !step.note) return;
+  if (changes) return applyChanges(w, patch, texts, step.note);
   await withTransaction(w.s.db, async (tx, afterCommit) => {
     if (!(await claimTurn(scoped(tx, w.q.companyId), w.ticket.id, w.messageId))) return;
     await queueAutomatic(w.s, tx, afterCommit, w.q.companyId, w.ticket, texts);
+    if (step.note) await botNote(scoped(tx, w.q.companyId), w.ticket, step.note);
   });
 }
 
-async function applyChanges(w: BotWorld, patch: BotPatch, texts: string[]) {
+/** The bot's internal note on the ticket: no author (core §7 Notes), seen by whoever sees the ticket. */
+async function botNote(q: Scoped, ticket: TicketRow, note: string) {
+  await q.ticketNotes.insert({ ticketId: ticket.id, contactId: ticket.contactId, userId: null, note });
+}
+
+async function applyChanges(w: BotWorld, patch: BotPatch, texts: string[], note?: string) {
   const companyId = w.q.companyId;
   const { ticket: before } = w;
   return withTransaction(w.s.db, async (tx, afterCommit) => {
@@ -193,6 +219,7 @@ async function applyChanges(w: BotWorld, patch: BotPatch, texts: string[]) {
       afterCommit(broadcast.emit);
     }
     await queueAutomatic(w.s, tx, afterCommit, companyId, after, texts);
+    if (note) await botNote(q, after, note);
   });
 }
 

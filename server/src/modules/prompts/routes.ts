@@ -1,0 +1,61 @@
+import { IdParams, ModelsProbe, ModelsQuery, PageQuery, PromptForm } from "@charla/contracts";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { endpointOf, listModels, promptEndpoint } from "../../automation/ai-client.js";
+import { scopedFor } from "../../db/scoped.js";
+import { found } from "../../lib/app-error.js";
+import { findPromptView, pagePrompts } from "./queries.js";
+import { createPrompt, deletePrompt, updatePrompt } from "./service.js";
+
+/**
+ * AI prompts (secondary §2, §7): the company's admins with the plan's useOpenAi (`prompts.manage`).
+ * Keys go in sealed and come back masked; another company's prompt or area is not found.
+ */
+export async function promptsRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const manage = { permission: "prompts.manage" } as const;
+
+  r.get("/prompt", { schema: { querystring: PageQuery }, config: manage }, (req) =>
+    pagePrompts(scopedFor(req), req.ctx.secrets, req.query.searchParam, req.query.pageNumber),
+  );
+
+  r.get("/prompt/:id", { schema: { params: IdParams }, config: manage }, async (req) =>
+    found(await findPromptView(scopedFor(req), req.ctx.secrets, req.params.id), "ERR_NO_PROMPT_FOUND"),
+  );
+
+  r.post("/prompt", { schema: { body: PromptForm }, config: manage }, async (req, reply) =>
+    reply.status(201).send(await createPrompt(req.ctx, req.body)),
+  );
+
+  r.put("/prompt/:id", { schema: { params: IdParams, body: PromptForm }, config: manage }, (req) =>
+    updatePrompt(req.ctx, req.params.id, req.body),
+  );
+
+  r.delete("/prompt/:id", { schema: { params: IdParams }, config: manage }, (req) => deletePrompt(req.ctx, req.params.id));
+
+  /** The models of a stored prompt's endpoint (`?promptId=`), else of the install's (OPENAI_BASE_URL). */
+  r.get("/ia/models", { schema: { querystring: ModelsQuery }, config: manage }, async (req) => {
+    const { config, secrets } = req.ctx;
+    const id = req.query.promptId;
+    const endpoint = id
+      ? promptEndpoint(config, secrets, found(await scopedFor(req).prompts.findById(id), "ERR_NO_PROMPT_FOUND"))
+      : endpointOf(config, { baseUrl: "", apiKey: "" });
+    return { models: await listModels(config, endpoint) };
+  });
+
+  /**
+   * The models a typed key and URL reach, before the prompt is saved. A blank key on an edited prompt
+   * (`promptId`) uses its stored key, but only towards its stored URL: a typed URL never receives it.
+   */
+  r.post("/ia/models", { schema: { body: ModelsProbe }, config: manage }, async (req) => {
+    const { config, secrets } = req.ctx;
+    const { promptId } = req.body;
+    const baseUrl = req.body.baseUrl ?? "";
+    let key = req.body.apiKey ?? "";
+    if (!key && promptId) {
+      const stored = found(await scopedFor(req).prompts.findById(promptId), "ERR_NO_PROMPT_FOUND");
+      if (stored.baseUrl === baseUrl) key = secrets.open(stored.apiKeySealed);
+    }
+    return { models: await listModels(config, endpointOf(config, { baseUrl, apiKey: key })) };
+  });
+}
