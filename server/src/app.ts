@@ -54,6 +54,8 @@ import { usersRoutes } from "./modules/users/routes.js";
 import { whatsappsRoutes } from "./modules/whatsapps/routes.js";
 import { authPlugin } from "./plugins/auth.js";
 import { errorsPlugin } from "./plugins/errors.js";
+import { openapiPlugin } from "./plugins/openapi.js";
+import { externalApiRoutes } from "./modules/external-api/routes.js";
 import { rateLimitPlugin } from "./plugins/rate-limit.js";
 import { securityHeadersPlugin } from "./plugins/security-headers.js";
 import { createRealtime } from "./realtime/realtime.js";
@@ -155,6 +157,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
   await app.register(authPlugin, services);
   app.addHook("onRequest", app.rateLimitPerUser);
+  // before the routes: the document is made from the routes registered after it
+  await app.register(openapiPlugin);
 
   await app.register(
     async (api) => {
@@ -190,6 +194,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     },
     { prefix: "/api/v1" },
   );
+  // the external API at the root, as documented (`{host}/api/messages/send`), by connection token
+  await app.register(externalApiRoutes, services);
 
   app.get("/healthz", { config: { public: true } }, async () => ({ ok: true, db: database.kind }));
   if (webDist) {

@@ -126,7 +126,15 @@ export interface ChannelDriver {
   pairWithCode?(number: string): Promise<void>;
   /** The contact's phone shows "typing…" (on) until told otherwise or a message arrives; drivers without it ignore it. */
   typing?(number: string, on: boolean, opts?: SendOptions): Promise<void>;
+  /**
+   * The groups the linked phone takes part in (the external API's list-groups); throws
+   * ERR_WAPP_NOT_INITIALIZED when the session is not connected. Drivers without groups leave it out.
+   */
+  groups?(): Promise<ChannelGroup[]>;
 }
+
+/** A group chat of the connection: its id (`…@g.us`), subject and number of participants. */
+export type ChannelGroup = { id: string; name: string; participants: number };
 
 /** A driver's methods, its provider name aside. */
 export type DriverMethod = Exclude<keyof ChannelDriver, "provider">;
@@ -166,6 +174,7 @@ export const DRIVER_METHODS = {
   checkNumber: { remote: "driver" },
   contactsBook: { remote: "driver" },
   typing: { remote: "driver" },
+  groups: { remote: "driver" },
   requestNewQr: { remote: { holder: "newQr" }, otherwise: "connect" },
   logout: { remote: { holder: "logout" }, otherwise: "disconnect" },
   pairWithCode: { remote: { holder: "pairWithCode" } },

@@ -14,6 +14,7 @@ const SECRET_KEYS = [
   "passwordHash",
   "token",
   "refreshToken",
+  "apiToken",
   "qrcode",
   "body",
   "text",

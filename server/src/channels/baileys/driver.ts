@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.js";
 import {
   type ChannelDriver,
+  type ChannelGroup,
   type DriverContext,
   type DriverFactory,
   type MediaPayload,
@@ -131,6 +132,13 @@ export class BaileysDriver implements ChannelDriver {
 
   typing(number: string, on: boolean, opts?: SendOptions): Promise<void> {
     return this.outbound.typing(number, on, opts);
+  }
+
+  /** The groups the linked phone takes part in (external API list-groups). */
+  async groups(): Promise<ChannelGroup[]> {
+    const sock = this.connection.live();
+    const all = (await sock.groupFetchAllParticipating?.()) ?? {};
+    return Object.values(all).map((g) => ({ id: g.id, name: g.subject ?? "", participants: g.participants?.length ?? 0 }));
   }
 
   /** The phone's address book: what WhatsApp shared since the link was made, this run or an earlier one. */

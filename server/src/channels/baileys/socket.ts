@@ -33,6 +33,7 @@ export type BaileysSocket = {
   sendPresenceUpdate?(type: "composing" | "paused", toJid?: string): Promise<void>;
   requestPairingCode?(phoneNumber: string): Promise<string>;
   groupMetadata?(jid: string): Promise<GroupMetadata>;
+  groupFetchAllParticipating?(): Promise<Record<string, GroupMetadata>>;
   updateMediaMessage?(msg: WAMessage): Promise<WAMessage>;
   signalRepository?: { lidMapping: { getPNForLID(lid: string): Promise<string | null> } };
 };

@@ -1,7 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { Ack } from "@charla/contracts";
-import type { ChannelDriver, DriverContext, InboundMessage, MediaPayload, MethodSpec, Sent, SendOptions } from "../driver.js";
+import type {
+  ChannelDriver,
+  ChannelGroup,
+  DriverContext,
+  InboundMessage,
+  MediaPayload,
+  MethodSpec,
+  Sent,
+  SendOptions,
+} from "../driver.js";
 
 /**
  * One line of the outbox file: a message the simulator was given to send. `repeat`: its id had been
@@ -53,6 +62,8 @@ export class SimulatorDriver implements ChannelDriver {
   private connected = false;
   /** The ids this connection's outbox holds, read from the file once (it outlives the process). */
   private outboxIds: Set<string> | null = null;
+  /** The group chats its customers wrote in (the simulated phone's groups), by id. */
+  private readonly knownGroups = new Map<string, string>();
 
   constructor(
     private readonly ctx: DriverContext,
@@ -72,6 +83,7 @@ export class SimulatorDriver implements ChannelDriver {
   /** A simulated customer's message entering the same path a real phone's does. */
   async receive(msg: Omit<InboundMessage, "channelId" | "fromMe"> & { channelId?: string }): Promise<string> {
     const channelId = msg.channelId ?? `sim-in-${randomUUID()}`;
+    if (msg.isGroup) this.knownGroups.set(msg.number, msg.name?.trim() || this.knownGroups.get(msg.number) || msg.number);
     await this.ctx.events.message({ ...msg, channelId, fromMe: false });
     return channelId;
   }
@@ -109,6 +121,12 @@ export class SimulatorDriver implements ChannelDriver {
   async checkNumber(number: string): Promise<string | null> {
     const digits = number.replace(/\D/g, "");
     return digits.length >= 8 && digits.length <= 15 && !digits.endsWith("0000") ? digits : null;
+  }
+
+  /** The group chats seen so far, as a phone lists the groups it takes part in. */
+  async groups(): Promise<ChannelGroup[]> {
+    this.assertConnected();
+    return [...this.knownGroups].map(([number, name]) => ({ id: `${number}@g.us`, name, participants: 0 }));
   }
 
   async contactsBook() {

@@ -7,6 +7,7 @@ import { scopedFor } from "../../db/scoped.js";
 import { whatsapps } from "../../db/schema/index.js";
 import { found } from "../../lib/app-error.js";
 import { driverError } from "../messages/send.js";
+import { apiTokenRoutes } from "./api-token.js";
 import { connectionFor, emitConnectionSession } from "./broadcast.js";
 import { numberOfToken } from "./presenter.js";
 import { connectionView, createConnection, deleteConnection, listConnections, updateConnection } from "./service.js";
@@ -24,6 +25,7 @@ const channelFailure = (err: unknown): never => {
 /** Connections (core §7 Connections) and their sessions (retry, new QR, disconnect). */
 export async function whatsappsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  await app.register(apiTokenRoutes);
 
   // every user lists the connections; their QR code and token only those who may manage them
   r.get("/whatsapp", { schema: { querystring: ListQuery }, config: { permission: "connections.list" } }, async (req) =>
