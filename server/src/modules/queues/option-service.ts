@@ -8,6 +8,7 @@ import { type Scoped, scoped } from "../../db/scoped.js";
 import { queueOptions } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
 import { AppError, found } from "../../lib/app-error.js";
+import { assertOwnAutomation } from "../../automation/references.js";
 import { presentQueueOption } from "./presenter.js";
 
 type CreateInput = z.output<typeof QueueOptionForm>;
@@ -78,6 +79,8 @@ export function createQueueOption(ctx: RequestCtx, input: CreateInput): Promise<
     const q = scoped(tx, ctx.companyId);
     // locked: two options added at once to one level become "3" and "4", never two "3"s
     await assertPlace(q, input.queueId, input.parentId, true);
+    // a node's typebot or prompt must be the company's own (automation/references.ts)
+    await assertOwnAutomation(q, { promptId: input.promptId, integrationId: input.q_integration_id });
     const [{ n }] = await tx
       .select({ n: count() })
       .from(queueOptions)
@@ -88,17 +91,22 @@ export function createQueueOption(ctx: RequestCtx, input: CreateInput): Promise<
       title: input.title,
       message: input.message,
       option: String(toCount(n) + 1),
+      qIntegrationId: input.q_integration_id,
+      promptId: input.promptId,
     });
     return presentQueueOption(row, 0);
   });
 }
 
-/** PUT /queue-options/{id}: title and message; its place in the tree does not move. */
+/** PUT /queue-options/{id}: title, message, its typebot or prompt (when sent); its place in the tree does not move. */
 export async function updateQueueOption(ctx: RequestCtx, id: number, input: UpdateInput): Promise<QueueOptionView> {
   const q = scoped(ctx.db, ctx.companyId);
+  await assertOwnAutomation(q, { promptId: input.promptId, integrationId: input.q_integration_id });
   const changes = {
     ...(input.title !== undefined ? { title: input.title } : {}),
     ...(input.message !== undefined ? { message: input.message } : {}),
+    ...(input.q_integration_id !== undefined ? { qIntegrationId: input.q_integration_id } : {}),
+    ...(input.promptId !== undefined ? { promptId: input.promptId } : {}),
   };
   found(await q.queueOptions.update(id, changes), "ERR_NO_QUEUE_OPTION_FOUND");
   return optionView(q, id);

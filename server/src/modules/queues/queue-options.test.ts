@@ -72,6 +72,8 @@ describe("#queue-options tree", () => {
       title: "Ventas",
       message: "Mensaje Ventas",
       option: "1",
+      q_integration_id: null,
+      promptId: null,
       childrenCount: 0,
     });
     const soporte = await add(s, queue.id, "Soporte");

@@ -2,7 +2,7 @@ import { DEFAULT_SCHEDULES, Events, type Profile, type QueueView } from "@charla
 import { eq } from "drizzle-orm";
 import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queueOptions, queues, whatsappQueues, whatsapps } from "../../db/schema/index.js";
+import { prompts, queueOptions, queues, whatsappQueues, whatsapps } from "../../db/schema/index.js";
 import { type TestApp, getTestApp } from "../../test/app.js";
 import { eventListener } from "../../test/events.js";
 import {
@@ -90,7 +90,9 @@ describe("#queues.create", () => {
   });
 
   it("stores zone_time as timeZone, the week with its Spanish labels, the order and the messages", async () => {
-    const { s } = await sessionIn();
+    const { c, s } = await sessionIn();
+    // the area's prompt is one of the company's own (automation/references.ts)
+    const [prompt] = await t.app.charla.db.insert(prompts).values({ companyId: c.id, name: "P", prompt: "p" }).returning();
     const schedules = [
       { weekdayEn: "monday", weekday: "Whatever", startTime: "09:00", endTime: "17:30" },
       { weekdayEn: "sunday", startTime: "00:00", endTime: "00:00" },
@@ -99,14 +101,14 @@ describe("#queues.create", () => {
       s,
       "POST",
       "/queue",
-      form({ zone_time: "America/Sao_Paulo", schedules, orderQueue: 3, outOfHoursMessage: "Cerrado", promptId: 7 }),
+      form({ zone_time: "America/Sao_Paulo", schedules, orderQueue: 3, outOfHoursMessage: "Cerrado", promptId: prompt.id }),
     );
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({
       timeZone: "America/Sao_Paulo",
       orderQueue: 3,
       outOfHoursMessage: "Cerrado",
-      promptId: 7,
+      promptId: prompt.id,
       schedules: [
         { weekday: "Lunes", weekdayEn: "monday", startTime: "09:00", endTime: "17:30" },
         { weekday: "Domingo", weekdayEn: "sunday", startTime: "00:00", endTime: "00:00" },

@@ -7,7 +7,7 @@ import { toCount } from "../../db/client.js";
 import { type Scoped, scoped } from "../../db/scoped.js";
 import { companies, plans, queues } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
-import { clearPromptQueue } from "../../automation/references.js";
+import { assertOwnAutomation, clearPromptQueue } from "../../automation/references.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { PG_UNIQUE_VIOLATION, pgConstraint, pgErrorCode } from "../../lib/pg-errors.js";
 import { queueMemberIds, userViewsByIds } from "../users/queries.js";
@@ -83,6 +83,7 @@ export function createQueue(ctx: RequestCtx, input: Input): Promise<QueueView> {
     const q = scoped(tx, ctx.companyId);
     await assertBelowPlanLimit(tx, q);
     await assertFree(q, input);
+    await assertOwnAutomation(q, input);
     const view = presentQueue(await q.queues.insert(fieldsOf(input)).catch(mapUnique));
     afterCommit(() => emitQueue(ctx, { action: "create", queue: view }));
     return view;
@@ -95,6 +96,7 @@ export function updateQueue(ctx: RequestCtx, id: number, input: Input): Promise<
     const q = scoped(tx, ctx.companyId);
     found(await q.queues.lockById(id), "ERR_NO_QUEUE_FOUND");
     await assertFree(q, input, id);
+    await assertOwnAutomation(q, input);
     const row = found(await q.queues.update(id, fieldsOf(input)).catch(mapUnique), "ERR_NO_QUEUE_FOUND");
     const view = presentQueue(row);
     afterCommit(() => emitQueue(ctx, { action: "update", queue: view }));

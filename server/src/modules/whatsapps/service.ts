@@ -7,6 +7,7 @@ import { type Scoped, scoped } from "../../db/scoped.js";
 import { companies, plans, queues, whatsappQueues, whatsapps } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
 import { AppError, found } from "../../lib/app-error.js";
+import { assertOwnAutomation } from "../../automation/references.js";
 import { emitConnection } from "./broadcast.js";
 import { presentConnections, tokenOfNumber } from "./presenter.js";
 
@@ -64,6 +65,8 @@ async function checkQueues(q: Scoped, input: Input) {
   }
   if (input.sendIdQueue) found(await q.queues.findById(input.sendIdQueue), "ERR_NO_QUEUE_FOUND");
   if (ids.length > 1 && !input.greetingMessage.trim()) throw new AppError("ERR_WAPP_GREETING_REQUIRED");
+  // its prompt and integration must be the company's own (automation/references.ts)
+  await assertOwnAutomation(q, input);
   return ids;
 }
 
@@ -78,6 +81,7 @@ function fieldsOf(input: Input) {
     ratingMessage: input.ratingMessage,
     expiresInactiveMessage: input.expiresInactiveMessage,
     promptId: input.promptId,
+    integrationId: input.integrationId,
     sendIdQueue: input.sendIdQueue,
     timeSendQueue: input.timeSendQueue,
     maxUseBotQueues: input.maxUseBotQueues,
