@@ -1,4 +1,4 @@
-import Ajv2020 from "ajv/dist/2020.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SimulatorDriver } from "../../channels/simulator/driver.js";
 import { type TestApp, getTestApp } from "../../test/app.js";
@@ -49,7 +49,7 @@ describe("#openapi document", () => {
 
   it("describes the real answers of every external route, success and refusal", async () => {
     const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
-    const check = (method: string, path: string, res: { statusCode: number; json: () => unknown }) => {
+    const check = <R extends { statusCode: number; json: () => unknown }>(method: string, path: string, res: R): R => {
       const responses = doc.paths[path][method].responses;
       const entry = responses[String(res.statusCode)] ?? responses[`${String(res.statusCode)[0]}XX`];
       expect(entry, `${method} ${path} ${res.statusCode} is documented`).toBeDefined();
