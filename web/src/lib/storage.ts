@@ -22,6 +22,8 @@ export const StorageKeys = {
   companyLogo: "companyLogo",
   /** core §4 company swap: set when the company's chatBotType is keyword. */
   isKeyword: "isKeyword",
+  /** core §9: the prompt choices of areas, options and connections are shown only while this is "true". */
+  useLLM: "useLLM",
 } as const;
 
 type StorageKey = (typeof StorageKeys)[keyof typeof StorageKeys];
@@ -47,6 +49,11 @@ export function writeItem(key: StorageKey, value: string | null): void {
 /** secondary §2: whether the browser holds the campaign flag (any value, even an empty one). */
 export function campaignsShown(): boolean {
   return readItem(StorageKeys.campaignsShown) !== null;
+}
+
+/** core §9: whether this browser shows the AI prompt choices (the local setting useLLM). */
+export function llmShown(): boolean {
+  return readItem(StorageKeys.useLLM) === "true";
 }
 
 /** The token is stored JSON-encoded (as the family's clients do); a plain value is accepted too. */

@@ -10,6 +10,7 @@ import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { type Control, Controller, type FieldPath } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { AutomationSelect, useAutomationChoices } from "../../components/automation/AutomationSelect";
 import { FormTextField } from "../../components/form/FormTextField";
 import { validationText } from "../../lib/validation";
 import type { ConnectionFormValues } from "./connection-form";
@@ -38,6 +39,7 @@ function Section({ title }: { title: string }) {
 /** core §5 Connection form and §9 defaults; provider only when the connection is created. */
 export function ConnectionFormFields({ control, isNew, defaultLocked, queues }: Props) {
   const { t } = useTranslation("connections");
+  const choices = useAutomationChoices();
 
   const message = (name: FieldPath<ConnectionFormValues>, testId?: string, helperText?: string) => (
     <FormTextField
@@ -229,6 +231,38 @@ export function ConnectionFormFields({ control, isNew, defaultLocked, queues }: 
         {count("timeSendQueue", "connection-time-send-queue")}
         {count("maxUseBotQueues", "connection-max-bot")}
         {count("timeUseBotQueues", "connection-time-bot")}
+        {choices.integrations && (
+          <Controller
+            name="integrationId"
+            control={control}
+            render={({ field }) => (
+              <AutomationSelect
+                label={t("modal.integration")}
+                noneLabel={t("modal.none")}
+                value={field.value}
+                onChange={field.onChange}
+                choices={choices.integrations ?? []}
+                testId="connection-integration"
+              />
+            )}
+          />
+        )}
+        {choices.prompts && (
+          <Controller
+            name="promptId"
+            control={control}
+            render={({ field }) => (
+              <AutomationSelect
+                label={t("modal.prompt")}
+                noneLabel={t("modal.none")}
+                value={field.value}
+                onChange={field.onChange}
+                choices={choices.prompts ?? []}
+                testId="connection-prompt"
+              />
+            )}
+          />
+        )}
       </Box>
 
       <Section title={t("modal.sectionExpiry")} />

@@ -17,6 +17,7 @@ export type ConnectionFormValues = {
   expiresInactiveMessage: string;
   queueIds: number[];
   promptId: number | null;
+  integrationId: number | null;
   sendIdQueue: number | null;
   timeSendQueue: number | string;
   maxUseBotQueues: number | string;
@@ -38,8 +39,10 @@ export function formValuesOf(connection?: ConnectionView): ConnectionFormValues 
     ratingMessage: connection?.ratingMessage ?? "",
     expiresInactiveMessage: connection?.expiresInactiveMessage ?? "",
     queueIds: connection?.queues.map((queue) => queue.id) ?? [],
-    // no prompt picker yet (core §9: only with the local setting useLLM); a stored choice is kept
+    // the pickers show only to admins with the plan's flag (the prompt's also with useLLM, core §9); a
+    // stored choice is kept either way
     promptId: connection?.promptId ?? null,
+    integrationId: connection?.integrationId ?? null,
     sendIdQueue: connection?.sendIdQueue ?? null,
     timeSendQueue: connection?.timeSendQueue ?? 0,
     maxUseBotQueues: connection?.maxUseBotQueues ?? 3,

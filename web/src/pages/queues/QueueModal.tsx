@@ -15,6 +15,7 @@ import { FormTextField } from "../../components/form/FormTextField";
 import { FormDialog } from "../../components/list-kit/FormDialog";
 import { SchedulesEditor } from "../../components/schedules/SchedulesEditor";
 import { TimeZonePicker } from "../../components/schedules/TimeZonePicker";
+import { AutomationSelect, useAutomationChoices } from "../../components/automation/AutomationSelect";
 import { toast } from "../../lib/toast";
 import { type OptionDraft, draftInvalid } from "./option-drafts";
 import { QueueOptionsEditor } from "./QueueOptionsEditor";
@@ -67,6 +68,7 @@ export function QueueModal({ queueId, onClose }: Props) {
   const taken = useMemo(() => all.items.filter((q) => q.id !== savedId).map((q) => q.color), [all.items, savedId]);
   const defaults = useMemo(() => newQueueValues(taken), [taken]);
   const loaded = useMemo(() => (existing.data ? queueValuesOf(existing.data) : null), [existing.data]);
+  const choices = useAutomationChoices();
 
   // The area first (a new one gets its id), then the options written meanwhile, in the order they were
   // added; each one saved leaves the drafts, so a failure part way keeps only what is still unsaved.
@@ -80,7 +82,12 @@ export function QueueModal({ queueId, onClose }: Props) {
     setSavedId(queue.id);
     let left = drafts;
     for (const draft of drafts) {
-      const option = { title: draft.title.trim(), message: draft.message };
+      const option = {
+        title: draft.title.trim(),
+        message: draft.message,
+        q_integration_id: draft.qIntegrationId,
+        promptId: draft.promptId,
+      };
       await saveOption.mutateAsync(
         draft.optionId === null
           ? { id: null, values: { queueId: queue.id, parentId: draft.parentId, ...option } }
@@ -168,6 +175,42 @@ export function QueueModal({ queueId, onClose }: Props) {
             <Typography variant="caption" color="text.secondary">
               {t("modal.variables")}: {VARIABLES.join(", ")}
             </Typography>
+            {(choices.integrations || choices.prompts) && (
+              <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", sm: "1fr 1fr" } }}>
+                {choices.integrations && (
+                  <Controller
+                    control={form.control}
+                    name="integrationId"
+                    render={({ field }) => (
+                      <AutomationSelect
+                        label={t("modal.integration")}
+                        noneLabel={t("modal.none")}
+                        value={field.value}
+                        onChange={field.onChange}
+                        choices={choices.integrations ?? []}
+                        testId="queue-integration"
+                      />
+                    )}
+                  />
+                )}
+                {choices.prompts && (
+                  <Controller
+                    control={form.control}
+                    name="promptId"
+                    render={({ field }) => (
+                      <AutomationSelect
+                        label={t("modal.prompt")}
+                        noneLabel={t("modal.none")}
+                        value={field.value}
+                        onChange={field.onChange}
+                        choices={choices.prompts ?? []}
+                        testId="queue-prompt"
+                      />
+                    )}
+                  />
+                )}
+              </Box>
+            )}
             <Divider />
             <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
               {t("options.title")}

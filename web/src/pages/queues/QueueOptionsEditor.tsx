@@ -17,6 +17,7 @@ import { useTranslation } from "react-i18next";
 import { toastError } from "../../api/errors";
 import { useDeleteQueueOption, useQueueOptions } from "../../api/queues";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { AutomationSelect, useAutomationChoices } from "../../components/automation/AutomationSelect";
 import { toast } from "../../lib/toast";
 import { type OptionDraft, draftInvalid, editDraft, newDraft } from "./option-drafts";
 
@@ -37,6 +38,7 @@ function DraftForm({ draft }: { draft: OptionDraft }) {
     change((drafts) => drafts.map((d) => (d.key === draft.key ? { ...d, ...values } : d)));
   // red only once the title was left empty or the dialog was submitted, not while it is being started
   const invalid = draftInvalid(draft) && (draft.touched || showErrors);
+  const choices = useAutomationChoices();
   return (
     <Box sx={{ display: "flex", gap: 1, py: 1, alignItems: "flex-start" }} data-testid="queue-option-form">
       <Box sx={{ display: "flex", flexDirection: "column", gap: 1, flex: 1, minWidth: 0 }}>
@@ -61,6 +63,32 @@ function DraftForm({ draft }: { draft: OptionDraft }) {
           onChange={(event) => set({ message: event.target.value })}
           slotProps={{ htmlInput: { "data-testid": "queue-option-message" } }}
         />
+        {(choices.integrations || choices.prompts) && (
+          <Box sx={{ display: "grid", gap: 1, gridTemplateColumns: { xs: "1fr", sm: "1fr 1fr" } }}>
+            {choices.integrations && (
+              <AutomationSelect
+                size="small"
+                label={t("options.integration")}
+                noneLabel={t("modal.none")}
+                value={draft.qIntegrationId}
+                onChange={(qIntegrationId) => set({ qIntegrationId })}
+                choices={choices.integrations}
+                testId="queue-option-integration"
+              />
+            )}
+            {choices.prompts && (
+              <AutomationSelect
+                size="small"
+                label={t("options.prompt")}
+                noneLabel={t("modal.none")}
+                value={draft.promptId}
+                onChange={(promptId) => set({ promptId })}
+                choices={choices.prompts}
+                testId="queue-option-prompt"
+              />
+            )}
+          </Box>
+        )}
       </Box>
       <Tooltip title={t("options.discard")}>
         <IconButton

@@ -11,6 +11,9 @@ export type OptionDraft = {
   parentId: number | null;
   title: string;
   message: string;
+  /** Reaching the option hands the ticket to this queue integration or AI prompt (core §3); null for none. */
+  qIntegrationId: number | null;
+  promptId: number | null;
   /** The title was left once: from then on an empty one is shown as required. */
   touched: boolean;
 };
@@ -19,7 +22,16 @@ let next = 0;
 
 export function newDraft(parentId: number | null): OptionDraft {
   next += 1;
-  return { key: `new-${next}`, optionId: null, parentId, title: "", message: "", touched: false };
+  return {
+    key: `new-${next}`,
+    optionId: null,
+    parentId,
+    title: "",
+    message: "",
+    qIntegrationId: null,
+    promptId: null,
+    touched: false,
+  };
 }
 
 export function editDraft(option: QueueOptionView): OptionDraft {
@@ -29,6 +41,8 @@ export function editDraft(option: QueueOptionView): OptionDraft {
     parentId: option.parentId,
     title: option.title,
     message: option.message,
+    qIntegrationId: option.q_integration_id,
+    promptId: option.promptId,
     touched: false,
   };
 }

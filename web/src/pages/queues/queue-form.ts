@@ -17,6 +17,9 @@ export type QueueValues = {
   ratingMessage: string;
   zone_time: string;
   schedules: ScheduleEntry[];
+  /** The area's AI prompt and queue integration (core §3); null for none. */
+  promptId: number | null;
+  integrationId: number | null;
 };
 
 /** The first preset colour no other area uses (colours are unique, core §5); "" when all are taken. */
@@ -37,6 +40,8 @@ export function newQueueValues(taken: string[]): QueueValues {
     ratingMessage: "",
     zone_time: DEFAULT_TIME_ZONE,
     schedules: DEFAULT_SCHEDULES,
+    promptId: null,
+    integrationId: null,
   };
 }
 
@@ -51,6 +56,8 @@ export function queueValuesOf(queue: QueueView): QueueValues {
     ratingMessage: queue.ratingMessage,
     zone_time: queue.timeZone,
     schedules: queue.schedules.length ? queue.schedules : DEFAULT_SCHEDULES,
+    promptId: queue.promptId,
+    integrationId: queue.integrationId,
   };
 }
 

@@ -1,0 +1,96 @@
+import type { IntegrationView, IntegrationsPage, PromptView, PromptsPage } from "@charla/contracts";
+import MenuItem from "@mui/material/MenuItem";
+import TextField from "@mui/material/TextField";
+import { useQuery } from "@tanstack/react-query";
+import { api } from "../../api/client";
+import { usePermission } from "../../auth/permissions";
+import { llmShown } from "../../lib/storage";
+
+/** A picker reads at most this many pages of a list (the company's integrations or prompts). */
+const MAX_PAGES = 20;
+
+async function allPages<P, T>(path: string, signal: AbortSignal, items: (page: P) => T[], more: (page: P) => boolean) {
+  const out: T[] = [];
+  for (let n = 1; n <= MAX_PAGES; n++) {
+    const page = await api<P>(`${path}?pageNumber=${n}`, { signal });
+    out.push(...items(page));
+    if (!more(page)) break;
+  }
+  return out;
+}
+
+/**
+ * The company's queue integrations and AI prompts an area, an option or a connection may point at:
+ * each list only for whom it may be shown (an admin with the plan's useIntegrations / useOpenAi; the
+ * prompts also only with the local setting useLLM, core §9), else null and its select is not shown.
+ */
+export function useAutomationChoices(): { integrations: IntegrationView[] | null; prompts: PromptView[] | null } {
+  const integrationsAllowed = usePermission("integrations.manage");
+  const promptsAllowed = usePermission("prompts.manage") && llmShown();
+  const integrations = useQuery({
+    queryKey: ["queueIntegration", "choices"],
+    queryFn: ({ signal }) =>
+      allPages<IntegrationsPage, IntegrationView>(
+        "/queueIntegration",
+        signal,
+        (p) => p.queueIntegrations,
+        (p) => p.hasMore,
+      ),
+    enabled: integrationsAllowed,
+  });
+  const prompts = useQuery({
+    queryKey: ["prompt", "choices"],
+    queryFn: ({ signal }) =>
+      allPages<PromptsPage, PromptView>(
+        "/prompt",
+        signal,
+        (p) => p.prompts,
+        (p) => p.hasMore,
+      ),
+    enabled: promptsAllowed,
+  });
+  return {
+    integrations: integrationsAllowed ? (integrations.data ?? []) : null,
+    prompts: promptsAllowed ? (prompts.data ?? []) : null,
+  };
+}
+
+type Props = {
+  label: string;
+  noneLabel: string;
+  value: number | null;
+  onChange: (id: number | null) => void;
+  choices: { id: number; name: string; type?: string }[];
+  testId: string;
+  size?: "small" | "medium";
+};
+
+/** A select of one integration or prompt; "none" is a real choice, kept as null. */
+export function AutomationSelect({ label, noneLabel, value, onChange, choices, testId, size }: Props) {
+  // a stored choice the list does not hold (still loading, or not visible to this user) is still shown
+  const known = value === null || choices.some((c) => c.id === value);
+  return (
+    <TextField
+      select
+      label={label}
+      fullWidth
+      size={size}
+      value={value ?? ""}
+      onChange={(event) => onChange(event.target.value === "" ? null : Number(event.target.value))}
+      slotProps={{
+        select: { displayEmpty: true, SelectDisplayProps: { "data-testid": testId } as object },
+        inputLabel: { shrink: true },
+      }}
+    >
+      <MenuItem value="">
+        <em>{noneLabel}</em>
+      </MenuItem>
+      {!known && value !== null && <MenuItem value={value}>#{value}</MenuItem>}
+      {choices.map((c) => (
+        <MenuItem key={c.id} value={c.id} data-testid={`${testId}-${c.id}`}>
+          {c.type ? `${c.name} (${c.type})` : c.name}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
