@@ -289,6 +289,14 @@ describe("typebot: a conversation through its chat API", () => {
     expect(Date.now() - started).toBeLessThan(5000);
     expect(await slow.ticket()).toMatchObject({ useIntegration: false, chatbot: false });
     expect((await slow.notes())[0]?.note).toContain("timed out");
+
+    // an address the server may not call (private networks refused): not called, humans and a note
+    const closed = await typebotArea();
+    const mark = bot.calls.length;
+    await closed.say("Hola", { ...s, config: { ...s.config, integrationsAllowPrivate: false } });
+    expect(bot.calls.length).toBe(mark);
+    expect(await closed.ticket()).toMatchObject({ useIntegration: false, chatbot: false });
+    expect((await closed.notes())[0]?.note).toContain("address not allowed");
   });
 
   it("a turn run twice answers once and asks Typebot once", async () => {

@@ -12,6 +12,7 @@ import { JOB_DEFAULTS } from "../jobs/durable/kind.js";
 import { queueAutomatic } from "../modules/messages/automatic.js";
 import { automaticValues } from "../modules/messages/send.js";
 import { ticketChangeBroadcast } from "../modules/tickets/broadcast.js";
+import { checkOutboundUrl } from "../lib/outbound-url.js";
 import type { Automation, AutomationScope } from "./resolve.js";
 import { handOverPatch } from "./resolve.js";
 import {
@@ -104,6 +105,10 @@ async function converse(w: BotWorld, auto: TypebotAutomation, scope: AutomationS
   const call: TypebotCall = { baseUrl: bot.urlN8N, timeoutMs: w.s.config.aiTimeoutMs };
   const assign = auto.assign ?? {};
   try {
+    // the company's address, checked before each call as when it was saved (lib/outbound-url.ts)
+    await checkOutboundUrl(w.s.config, bot.urlN8N).catch(() => {
+      throw new TypebotUnavailable("address not allowed");
+    });
     let reply: TypebotReply;
     let sessionId: string;
     if (live(w, bot, session)) {
