@@ -60,10 +60,13 @@ export async function runChatbot(
   // in its queue, out of the bot, no hours to keep: the ticket waits for a human, nothing more to read
   // unless the company has something that may talk to it (a prompt, a typebot: automation/resolve.ts)
   const waiting = ticket.queueId !== null && !ticket.chatbot && loaded.scheduleType === "disabled";
-  if (waiting && !loaded.automation) return;
+  const allowed = loaded.automation;
+  if (waiting && !allowed.prompt && !allowed.typebot) return;
   const w = loadWorld(s, q, loaded);
   if (!w) return;
-  const auto = loaded.automation ? await automationOf(q, ticket) : null;
+  const found = allowed.prompt || allowed.typebot ? await automationOf(q, ticket) : null;
+  // one the plan no longer allows stays silent, the usual flow goes on
+  const auto = found && allowed[found.kind] ? found : null;
   if (!auto) {
     if (!waiting) await applyStep(w, await decide(w, msg.body));
     return;

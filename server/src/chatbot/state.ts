@@ -5,6 +5,7 @@ import { type Scoped, scoped } from "../db/scoped.js";
 import {
   companies,
   contacts,
+  plans,
   prompts,
   queueIntegrations,
   type queues,
@@ -93,11 +94,13 @@ export async function loadTicket(q: Scoped, ticketId: number, messageId: number)
           + ${LATE_AFTER}::interval, false)`,
       scheduleType: setting(q.companyId, "scheduleType"),
       chatBotType: setting(q.companyId, "chatBotType"),
-      // whether the company has anything that may talk instead of the menus (a prompt, a typebot): most
-      // have none, and their tickets then skip the automation's reads (automation/resolve.ts)
-      automation: sql<boolean>`(exists (select 1 from ${prompts} where ${prompts.companyId} = ${q.companyId})
-        or exists (select 1 from ${queueIntegrations} where ${queueIntegrations.companyId} = ${q.companyId}
-          and ${queueIntegrations.type} = 'typebot'))`,
+      // whether the company has anything that may talk instead of the menus: a prompt its plan allows
+      // (useOpenAi), a typebot. Most have neither, and their tickets then skip the automation's reads
+      // (automation/resolve.ts)
+      prompts: sql<boolean>`(exists (select 1 from ${prompts} where ${prompts.companyId} = ${q.companyId})
+        and exists (select 1 from ${plans} where ${plans.id} = ${companies.planId} and ${plans.useOpenAi}))`,
+      typebots: sql<boolean>`exists (select 1 from ${queueIntegrations}
+        where ${queueIntegrations.companyId} = ${q.companyId} and ${queueIntegrations.type} = 'typebot')`,
       connection: {
         id: whatsapps.id,
         greetingMessage: whatsapps.greetingMessage,
@@ -121,7 +124,8 @@ export async function loadTicket(q: Scoped, ticketId: number, messageId: number)
     late: row.late,
     scheduleType: row.scheduleType ?? SettingDefinitions.scheduleType.default,
     chatBotType: row.chatBotType ?? SettingDefinitions.chatBotType.default,
-    automation: Boolean(row.automation),
+    /** What the plan lets talk to this company's tickets: AI prompts, typebots. */
+    automation: { prompt: Boolean(row.prompts), typebot: Boolean(row.typebots) },
     world:
       row.connection && row.company && row.contact
         ? { connection: row.connection, company: row.company, contact: row.contact }
