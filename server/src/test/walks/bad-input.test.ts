@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestApp, getTestApp } from "../app.js";
-import { as, buildCompany, buildUser, login, type Session } from "../factories.js";
+import { as, buildCompany, buildUser, buildWhatsapp, login, type Session } from "../factories.js";
 import { fillParams, sampleOf, stringFields, withValue } from "./samples.js";
 import { badMultiparts, cutMidFile, uploadFields, uploadWorld } from "./uploads.js";
 import { isErrorCode } from "@charla/contracts";
@@ -16,11 +16,25 @@ let supCompanyId: number;
 
 beforeAll(async () => {
   // checkout and the payment webhook configured: their routes are walked past the configuration check
-  t = await getTestApp(BILLING_CONFIG);
+  // the external API's per-token limit would answer most of the walk's requests 429 before reading them
+  t = await getTestApp({ ...BILLING_CONFIG, externalApiMaxPerMin: 1_000_000 });
   const c = await buildCompany(t.app);
   sup = await buildUser(t.app, c.id, { profile: "admin", super: true });
   supCompanyId = c.id;
+  apiSession = await apiTokenSession(c.id, await login(t.app, sup));
 });
+
+/**
+ * The external API (/api/… outside /api/v1) authenticates by a connection's API token, not a login:
+ * its routes are walked with the token of a simulator connection of the same company.
+ */
+let apiSession: Pick<Session, "token">;
+async function apiTokenSession(companyId: number, admin: Session): Promise<Pick<Session, "token">> {
+  const wa = await buildWhatsapp(t.app, companyId, { provider: "simulator", status: "CONNECTED" });
+  const res = await as(t.app, admin, { method: "GET", url: `/api/v1/whatsapp/${wa.id}/api-token` });
+  return { token: res.json().apiToken };
+}
+const byApiToken = (url: string) => url.startsWith("/api/") && !url.startsWith("/api/v1/");
 afterAll(() => t.close());
 
 const badParams = ["abc", "-1", "0", "1.5", "99999999999999999999", "%00", "NaN", "x".repeat(3000), "1;drop table users"];
@@ -53,8 +67,9 @@ function wrongTyped(schema: unknown): object[] {
 describe("bad-input walk", () => {
   it("every upload route answers a truncated or malformed multipart body with a 4xx code and keeps nothing", async () => {
     const w = await uploadWorld(t);
+    const wApi = await apiTokenSession(w.session.companyId, w.session);
     const post = (method: string, url: string, body: { payload: string; contentType: string }) =>
-      as(t.app, w.session, {
+      as(t.app, byApiToken(url) ? wApi : w.session, {
         method: method as "POST",
         url,
         payload: body.payload,
@@ -80,6 +95,7 @@ describe("bad-input walk", () => {
         "POST /api/v1/files/uploadList/:fileId",
         "POST /api/v1/messages/:ticketId",
         "POST /api/v1/contacts/import",
+        "POST /api/messages/send",
       ]),
     );
 
@@ -111,7 +127,7 @@ describe("bad-input walk", () => {
     const failures: string[] = [];
     let sent = 0;
     const send = async (method: string, url: string, payload?: string | object, contentType = "application/json") => {
-      const res = await as(t.app, session, {
+      const res = await as(t.app, byApiToken(url) ? apiSession : session, {
         method: method as "GET",
         url,
         payload: payload as string,
@@ -159,7 +175,7 @@ describe("bad-input walk", () => {
     const refused: string[] = [];
     let sent = 0;
     const send = async (method: string, url: string, payload?: string | object | Buffer, contentType = "application/json") => {
-      const res = await as(t.app, session, {
+      const res = await as(t.app, byApiToken(url) ? apiSession : session, {
         method: method as "GET",
         url,
         payload: payload as string,

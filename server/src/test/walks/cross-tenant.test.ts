@@ -50,6 +50,8 @@ let b: Awaited<ReturnType<typeof buildCompany>>;
 let aUser: Awaited<ReturnType<typeof buildUser>>;
 let aIds: Record<string, number | string>;
 let markers: string[];
+/** B's external API token (a simulator connection of B's): the external routes are walked with it. */
+let bApiToken: string;
 
 beforeAll(async () => {
   // checkout and the payment webhook configured, so their routes answer as in production
@@ -144,6 +146,14 @@ beforeAll(async () => {
     .values({ companyId: a.id, title: `Aviso de la plataforma ${a.id}`, text: "Para todos", mediaPath: "announcements/x.png" })
     .returning();
   const invoice = await buildInvoice(t.app, a.id, { detail: `Factura ${a.name}` });
+  // A's external API token is a marker too; B gets one of its own to walk the external routes with
+  const aToken = (
+    await as(t.app, await login(t.app, a.admin), { method: "GET", url: `/api/v1/whatsapp/${wa.id}/api-token` })
+  ).json().apiToken as string;
+  const bWa = await buildWhatsapp(t.app, b.id, { provider: "simulator", status: "CONNECTED" });
+  bApiToken = (
+    await as(t.app, await login(t.app, b.admin), { method: "GET", url: `/api/v1/whatsapp/${bWa.id}/api-token` })
+  ).json().apiToken;
   aIds = {
     invoices: invoice.id,
     announcements: announcement.id,
@@ -207,7 +217,9 @@ beforeAll(async () => {
     chat.uuid,
     `Interno ${a.name}`,
     `Factura ${a.name}`,
+    aToken,
   ];
+  apiQueries = { "/api/ticket-messages": `?ticketId=${ticket.id}` };
 });
 afterAll(() => t.close());
 
@@ -215,6 +227,13 @@ afterAll(() => t.close());
  * Routes that act on a platform-wide record by design, so another company's id is not foreign to
  * them: reading an active announcement (secondary §2: every company's users, any writer's company).
  */
+/**
+ * The external API (/api/… outside /api/v1) authenticates by a connection's API token: walked with B's,
+ * aimed at A's rows through the query (`ticketId` of A's ticket must not be found).
+ */
+let apiQueries: Record<string, string> = {};
+const byApiToken = (url: string) => url.startsWith("/api/") && !url.startsWith("/api/v1/");
+
 const PLATFORM_WIDE = new Set(["POST /api/v1/announcements/:id/read", "GET /api/v1/announcements/:id/media"]);
 
 describe("cross-tenant walk", () => {
@@ -235,7 +254,17 @@ describe("cross-tenant walk", () => {
         continue;
       }
       const body = ["POST", "PUT", "PATCH"].includes(route.method) ? sampleOf(route.schema.body) : undefined;
-      const res = await as(t.app, session, { method: route.method as "GET", url, payload: body as object });
+      const external = byApiToken(route.url) && route.config.apiToken;
+      const res = external
+        ? await as(
+            t.app,
+            { token: bApiToken },
+            { method: route.method as "GET", url: url + (apiQueries[route.url] ?? ""), payload: body as object },
+          )
+        : await as(t.app, session, { method: route.method as "GET", url, payload: body as object });
+      if (external && apiQueries[route.url] && res.statusCode < 300)
+        failures.push(`${route.method} ${route.url} answered ${res.statusCode} for company A's ticket`);
+      if (external && res.statusCode === 401) failures.push(`${route.method} ${route.url} refused B's own API token`);
       const hasParams = route.url.includes(":");
       const platformWide = PLATFORM_WIDE.has(`${route.method} ${route.url}`);
       if (hasParams && res.statusCode < 300 && !route.url.startsWith("/api/v1/settings/") && !platformWide) {
