@@ -158,6 +158,8 @@ export async function getTestApp(
       jwtSecret: "test-access-secret",
       jwtRefreshSecret: "test-refresh-secret",
       secretsKey: Buffer.alloc(32, 7).toString("base64"),
+      // never a developer's own OpenAI key: tests call local fake endpoints only
+      openaiApiKey: "",
       loginMaxPerIp: 100_000,
       loginMaxPerEmail: 100_000,
       apiMaxPerIp: 1_000_000,

@@ -18,7 +18,8 @@ beforeAll(async () => {
   // checkout and the payment webhook configured: their routes are walked past the configuration check
   // the external API's per-token limit would answer most of the walk's requests 429 before reading them
   t = await getTestApp({ ...BILLING_CONFIG, externalApiMaxPerMin: 1_000_000 });
-  const c = await buildCompany(t.app);
+  // the plan's flags open the gated areas (AI prompts) to the walk
+  const c = await buildCompany(t.app, { plan: { useOpenAi: true } });
   sup = await buildUser(t.app, c.id, { profile: "admin", super: true });
   supCompanyId = c.id;
   apiSession = await apiTokenSession(c.id, await login(t.app, sup));

@@ -27,6 +27,7 @@ import {
   chats,
   fileListOptions,
   fileLists,
+  prompts,
   helps,
   jobs,
   contactListItems,
@@ -56,8 +57,9 @@ let bApiToken: string;
 beforeAll(async () => {
   // checkout and the payment webhook configured, so their routes answer as in production
   t = await getTestApp(BILLING_CONFIG);
-  a = await buildCompany(t.app);
-  b = await buildCompany(t.app);
+  // both plans with useOpenAi: B's admin gets past the AI prompts' gate, to A's ids
+  a = await buildCompany(t.app, { plan: { useOpenAi: true } });
+  b = await buildCompany(t.app, { plan: { useOpenAi: true } });
   aUser = await buildUser(t.app, a.id, { name: `Marker ${a.name}` });
   const queue = await buildQueue(t.app, a.id, { name: `Queue ${a.name}` });
   const wa = await buildWhatsapp(t.app, a.id, { name: `Conn ${a.name}` });
@@ -146,6 +148,17 @@ beforeAll(async () => {
     .values({ companyId: a.id, title: `Aviso de la plataforma ${a.id}`, text: "Para todos", mediaPath: "announcements/x.png" })
     .returning();
   const invoice = await buildInvoice(t.app, a.id, { detail: `Factura ${a.name}` });
+  const [prompt] = await t.app.charla.db
+    .insert(prompts)
+    .values({
+      companyId: a.id,
+      name: `Prompt ${a.name}`,
+      prompt: `Instrucciones ${a.name}`,
+      model: "gpt-4o-mini",
+      queueId: queue.id,
+      apiKeySealed: t.app.charla.secrets.seal(`sk-walk-${a.id}-secreta`),
+    })
+    .returning();
   // A's external API token is a marker too; B gets one of its own to walk the external routes with
   const aToken = (
     await as(t.app, await login(t.app, a.admin), { method: "GET", url: `/api/v1/whatsapp/${wa.id}/api-token` })
@@ -187,6 +200,7 @@ beforeAll(async () => {
     tags: tag.id,
     "ticket-tags:ticketId": ticket.id,
     "ticket-tags:tagId": tag.id,
+    prompt: prompt.id,
   };
   markers = [
     aUser.email,
@@ -217,6 +231,9 @@ beforeAll(async () => {
     chat.uuid,
     `Interno ${a.name}`,
     `Factura ${a.name}`,
+    prompt.name,
+    prompt.prompt,
+    `sk-walk-${a.id}-secreta`,
     aToken,
   ];
   apiQueries = { "/api/ticket-messages": `?ticketId=${ticket.id}` };
