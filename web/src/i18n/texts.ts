@@ -34,6 +34,7 @@ export const pageNamespaces: readonly string[] = [
   "todolist",
   "helps",
   "financeiro",
+  "messagesApi",
   "signup",
 ];
 const bundleFiles = import.meta.glob<Bundle>("./bundles/*.{auth,app}.ts", { import: "default" });
@@ -53,6 +54,7 @@ const pageFiles = import.meta.glob<Record<string, unknown>>(
     "./*/todolist.json",
     "./*/helps.json",
     "./*/financeiro.json",
+    "./*/messagesApi.json",
     "./*/signup.json",
   ],
   { import: "default" },

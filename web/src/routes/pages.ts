@@ -30,6 +30,7 @@ export const pages = {
   chats: loader(() => import("../pages/chats/ChatsPage")),
   announcements: loader(() => import("../pages/announcements/AnnouncementsPage")),
   financeiro: loader(() => import("../pages/financeiro/FinanceiroPage")),
+  "messages-api": loader(() => import("../pages/messages-api/MessagesApiPage")),
 };
 
 /** Pages at a deeper path of another page's segment: /contact-lists/{id}/contacts. */

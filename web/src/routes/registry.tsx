@@ -18,6 +18,7 @@ import AnnouncementsIcon from "@mui/icons-material/NewspaperOutlined";
 import WhatsAppIcon from "@mui/icons-material/WhatsApp";
 import ChatsIcon from "@mui/icons-material/ForumOutlined";
 import FinanceiroIcon from "@mui/icons-material/ReceiptLongOutlined";
+import MessagesApiIcon from "@mui/icons-material/ApiOutlined";
 import type { ReactNode } from "react";
 import { Navigate } from "react-router";
 import type { Access } from "../auth/permissions";
@@ -49,6 +50,7 @@ const FileListsPage = lazyLoaded(pages.files);
 const ChatsPage = lazyLoaded(pages.chats);
 const AnnouncementsPage = lazyLoaded(pages.announcements);
 const FinanceiroPage = lazyLoaded(pages.financeiro);
+const MessagesApiPage = lazyLoaded(pages["messages-api"]);
 
 export type MenuEntry = {
   /** Also the test id: `menu-<key>`. */
@@ -212,6 +214,14 @@ export const appRoutes: AppRoute[] = [
     element: <UsersPage />,
     access: { anyOf: ["users.manage"] },
     menu: { key: "users", labelKey: "menu.users", icon: <PeopleIcon /> },
+  },
+  {
+    path: "/messages-api",
+    element: <MessagesApiPage />,
+    // core §2, secondary §6: admin and the plan's useExternalApi (the rule carries the flag); anyone
+    // else is told (secondary §8) and sent to /
+    access: { anyOf: ["external-api.view"] },
+    menu: { key: "messages-api", labelKey: "menu.messagesApi", icon: <MessagesApiIcon /> },
   },
   {
     path: "/announcements",

@@ -22,6 +22,7 @@ export default byNamespace(
       "!../en/todolist.json",
       "!../en/helps.json",
       "!../en/financeiro.json",
+      "!../en/messagesApi.json",
       "!../en/signup.json",
     ],
     { eager: true, import: "default" },

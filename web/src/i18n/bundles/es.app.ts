@@ -22,6 +22,7 @@ export default byNamespace(
       "!../es/todolist.json",
       "!../es/helps.json",
       "!../es/financeiro.json",
+      "!../es/messagesApi.json",
       "!../es/signup.json",
     ],
     { eager: true, import: "default" },

@@ -22,6 +22,7 @@ export default byNamespace(
       "!../pt/todolist.json",
       "!../pt/helps.json",
       "!../pt/financeiro.json",
+      "!../pt/messagesApi.json",
       "!../pt/signup.json",
     ],
     { eager: true, import: "default" },

@@ -1,6 +1,7 @@
 import type { ConnectionView } from "@charla/contracts";
 import DefaultIcon from "@mui/icons-material/CheckCircle";
 import LinkIcon from "@mui/icons-material/Link";
+import TokenIcon from "@mui/icons-material/VpnKeyOutlined";
 import Box from "@mui/material/Box";
 import Chip from "@mui/material/Chip";
 import IconButton from "@mui/material/IconButton";
@@ -19,6 +20,7 @@ import { type Column, ListPage } from "../../components/list-kit/ListPage";
 import dayjs from "../../lib/dayjs";
 import { formatPhoneNumber } from "../../lib/phone";
 import { toast } from "../../lib/toast";
+import { ApiTokenDialog } from "./ApiTokenDialog";
 import { ConnectionModal } from "./ConnectionModal";
 import { ConnectionStatusIcon, StatusReasonText } from "./ConnectionStatusIcon";
 import { QrModal } from "./QrModal";
@@ -66,6 +68,7 @@ export default function ConnectionsPage() {
   const [disconnecting, setDisconnecting] = useState<ConnectionView | null>(null);
   const [disconnectOpen, setDisconnectOpen] = useState(false);
   const [linkFor, setLinkFor] = useState<ConnectionView | null>(null);
+  const [tokenFor, setTokenFor] = useState<ConnectionView | null>(null);
   const qrConnection = qrFor === null ? null : (connections.data?.find((c) => c.id === qrFor) ?? null);
 
   const runSession = async (connection: ConnectionView, action: SessionAction) => {
@@ -214,19 +217,34 @@ export default function ConnectionsPage() {
           : undefined
       }
       rowExtra={(connection) => (
-        <Tooltip title={t("link.button")}>
-          <IconButton
-            size="small"
-            aria-label={t("link.button")}
-            onClick={() => setLinkFor(connection)}
-            data-testid="connection-link"
-          >
-            <LinkIcon fontSize="small" />
-          </IconButton>
-        </Tooltip>
+        <>
+          {canEdit && (
+            <Tooltip title={t("apiToken.button")}>
+              <IconButton
+                size="small"
+                aria-label={t("apiToken.button")}
+                onClick={() => setTokenFor(connection)}
+                data-testid="connection-api-token"
+              >
+                <TokenIcon fontSize="small" />
+              </IconButton>
+            </Tooltip>
+          )}
+          <Tooltip title={t("link.button")}>
+            <IconButton
+              size="small"
+              aria-label={t("link.button")}
+              onClick={() => setLinkFor(connection)}
+              data-testid="connection-link"
+            >
+              <LinkIcon fontSize="small" />
+            </IconButton>
+          </Tooltip>
+        </>
       )}
       columns={columns}
     >
+      {tokenFor && <ApiTokenDialog key={tokenFor.id} connection={tokenFor} onClose={() => setTokenFor(null)} />}
       {linkFor && <WhatsappLinkDialog key={linkFor.id} connection={linkFor} onClose={() => setLinkFor(null)} />}
       {editing && <ConnectionModal open connectionId={editing.id} onClose={() => setEditing(null)} />}
       <QrModal open={qrOpen} connection={qrConnection} onClose={closeQr} />
