@@ -36,6 +36,7 @@ export const pageNamespaces: readonly string[] = [
   "financeiro",
   "messagesApi",
   "signup",
+  "prompts",
 ];
 const bundleFiles = import.meta.glob<Bundle>("./bundles/*.{auth,app}.ts", { import: "default" });
 const pageFiles = import.meta.glob<Record<string, unknown>>(
@@ -56,6 +57,7 @@ const pageFiles = import.meta.glob<Record<string, unknown>>(
     "./*/financeiro.json",
     "./*/messagesApi.json",
     "./*/signup.json",
+    "./*/prompts.json",
   ],
   { import: "default" },
 );

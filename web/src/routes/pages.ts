@@ -27,6 +27,7 @@ export const pages = {
   // /campaign/{campaignId}/report: the report is the only page under this segment
   campaign: loader(() => import("../pages/campaigns/CampaignReportPage")),
   files: loader(() => import("../pages/file-lists/FileListsPage")),
+  prompts: loader(() => import("../pages/prompts/PromptsPage")),
   chats: loader(() => import("../pages/chats/ChatsPage")),
   announcements: loader(() => import("../pages/announcements/AnnouncementsPage")),
   financeiro: loader(() => import("../pages/financeiro/FinanceiroPage")),

@@ -12,6 +12,7 @@ import ContactListsIcon from "@mui/icons-material/ListAltOutlined";
 import CampaignsIcon from "@mui/icons-material/CampaignOutlined";
 import CampaignSettingsIcon from "@mui/icons-material/SettingsSuggestOutlined";
 import FileListsIcon from "@mui/icons-material/AttachFileOutlined";
+import PromptsIcon from "@mui/icons-material/SmartToyOutlined";
 import SimulatorIcon from "@mui/icons-material/PhoneAndroidOutlined";
 import SettingsIcon from "@mui/icons-material/SettingsOutlined";
 import AnnouncementsIcon from "@mui/icons-material/NewspaperOutlined";
@@ -47,6 +48,7 @@ const CampaignsPage = lazyLoaded(pages.campaigns);
 const CampaignSettingsPage = lazyLoaded(pages["campaigns-config"]);
 const CampaignReportPage = lazyLoaded(pages.campaign);
 const FileListsPage = lazyLoaded(pages.files);
+const PromptsPage = lazyLoaded(pages.prompts);
 const ChatsPage = lazyLoaded(pages.chats);
 const AnnouncementsPage = lazyLoaded(pages.announcements);
 const FinanceiroPage = lazyLoaded(pages.financeiro);
@@ -194,6 +196,14 @@ export const appRoutes: AppRoute[] = [
     // core §6: an administration item (files), used by campaigns
     access: { anyOf: ["files.manage"] },
     menu: { key: "files", labelKey: "menu.files", icon: <FileListsIcon /> },
+  },
+  {
+    path: "/prompts",
+    element: <PromptsPage />,
+    // secondary §6: admins whose plan has useOpenAi (the rule carries the flag); anyone else is told
+    // and sent to / (secondary §8)
+    access: { anyOf: ["prompts.manage"] },
+    menu: { key: "prompts", labelKey: "menu.prompts", icon: <PromptsIcon /> },
   },
   {
     path: "/connections",

@@ -24,6 +24,7 @@ export default byNamespace(
       "!../en/financeiro.json",
       "!../en/messagesApi.json",
       "!../en/signup.json",
+      "!../en/prompts.json",
     ],
     { eager: true, import: "default" },
   ),

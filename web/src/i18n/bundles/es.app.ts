@@ -24,6 +24,7 @@ export default byNamespace(
       "!../es/financeiro.json",
       "!../es/messagesApi.json",
       "!../es/signup.json",
+      "!../es/prompts.json",
     ],
     { eager: true, import: "default" },
   ),

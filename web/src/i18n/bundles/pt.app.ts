@@ -24,6 +24,7 @@ export default byNamespace(
       "!../pt/financeiro.json",
       "!../pt/messagesApi.json",
       "!../pt/signup.json",
+      "!../pt/prompts.json",
     ],
     { eager: true, import: "default" },
   ),
