@@ -1,0 +1,165 @@
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { input, loginThroughUi, newPage } from "./support/browser.js";
+import { ADMIN, type RunningServer, api, apiLogin } from "./support/server.js";
+import { withServerAndBrowser } from "./support/suite.js";
+
+type Connection = { id: number; provider: string; name: string; number: string };
+type Plan = Record<string, unknown> & { id: number; name: string };
+type Queue = { id: number; name: string };
+type Prompt = { id: number; name: string; apiKey: string; hasApiKey: boolean; model: string };
+type Chat = { model: string; messages: { role: string; content: string }[] };
+
+let server: RunningServer;
+let browser: Browser;
+withServerAndBrowser(
+  (s, b) => {
+    server = s;
+    browser = b;
+  },
+  // no key of the machine's own: the prompt brings its key and the fake endpoint's URL
+  { OPENAI_API_KEY: "", OPENAI_BASE_URL: "" },
+);
+
+const KEY = "sk-e2e-bicis-0042";
+const REPLY = "¡Hola! Tenemos bicis de montaña desde $5000.";
+
+/** A local OpenAI-compatible endpoint: its models, and one answer to every chat; what it was asked. */
+const chats: Chat[] = [];
+const authorizations: string[] = [];
+let ai: Server;
+let aiUrl = "";
+beforeAll(async () => {
+  ai = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    authorizations.push(req.headers.authorization ?? "");
+    const json = (status: number, out: unknown) =>
+      res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(out));
+    if (req.headers.authorization !== `Bearer ${KEY}`) return json(401, { error: { message: "Incorrect API key" } });
+    if (req.method === "GET" && req.url === "/v1/models") {
+      return json(200, { object: "list", data: ["gpt-4o-mini", "llama3"].map((id) => ({ id, object: "model" })) });
+    }
+    if (req.method === "POST" && req.url === "/v1/chat/completions") {
+      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Chat;
+      chats.push(body);
+      return json(200, {
+        id: `c${chats.length}`,
+        object: "chat.completion",
+        created: 0,
+        model: body.model,
+        choices: [{ index: 0, message: { role: "assistant", content: REPLY }, finish_reason: "stop" }],
+      });
+    }
+    json(404, { error: { message: "not found" } });
+  });
+  await new Promise<void>((resolve) => ai.listen(0, "127.0.0.1", resolve));
+  aiUrl = `http://127.0.0.1:${(ai.address() as AddressInfo).port}/v1`;
+});
+afterAll(async () => {
+  ai.closeAllConnections();
+  await new Promise<void>((resolve) => ai.close(() => resolve()));
+});
+
+const outTexts = (page: Page) => page.getByTestId("simulator-out").allTextContents();
+
+async function say(page: Page, body: string) {
+  await page.getByTestId("simulator-body").fill(body);
+  await page.getByTestId("simulator-send").click();
+  await page.getByTestId("simulator-in").filter({ hasText: body }).last().waitFor({ timeout: 10_000 });
+}
+
+describe("AI prompts", () => {
+  it("the admin creates a prompt in its dialog; pointed at the Simulator connection, it answers a customer there", async () => {
+    const token = await apiLogin(server.url, ADMIN.email, ADMIN.password);
+    // the company's plan offers AI prompts (the page and its menu item show only then)
+    const plans = await api<Plan[]>(server.url, "GET", "/plans/all", undefined, token);
+    const { id: planId, createdAt: _c, updatedAt: _u, ...plan } = plans[0];
+    await api(server.url, "PUT", `/plans/${planId}`, { ...plan, useOpenAi: true }, token);
+    const sales = await api<Queue>(server.url, "POST", "/queue", { name: "Ventas", color: "#0062B1", orderQueue: 1 }, token);
+
+    const { context, page } = await newPage(browser);
+    await loginThroughUi(page, server.url, ADMIN.email, ADMIN.password);
+    await page.getByTestId("menu-prompts").click();
+    await page.waitForURL(/\/prompts$/);
+    await page.getByTestId("prompts-empty").waitFor();
+    await page.getByTestId("prompts-add").click();
+    const dialog = page.getByTestId("prompt-modal");
+    await dialog.waitFor();
+    // secondary §9 defaults; temperature shown, disabled
+    expect(await input(page, "prompt-max-tokens").inputValue()).toBe("500");
+    expect(await input(page, "prompt-max-messages").inputValue()).toBe("10");
+    expect(await input(page, "prompt-temperature").inputValue()).toBe("1");
+    expect(await input(page, "prompt-temperature").isDisabled()).toBe(true);
+    expect(await page.getByTestId("prompt-voice").textContent()).toContain("Texto");
+
+    await input(page, "prompt-name").fill("Vendedor de bicis");
+    await page.getByTestId("prompt-text").fill("Eres el vendedor de una tienda de bicicletas. Responde breve.");
+    await input(page, "prompt-base-url").fill(aiUrl);
+    await input(page, "prompt-api-key").fill(KEY);
+    // the model list comes from the endpoint, with the typed key and URL
+    await input(page, "prompt-model").click();
+    await page.getByRole("option", { name: "llama3" }).click();
+    expect(await input(page, "prompt-model").inputValue()).toBe("llama3");
+    expect(authorizations).toContain(`Bearer ${KEY}`);
+    // without an area: 'Informar al sector' (secondary §5), nothing saved
+    await page.getByTestId("prompt-modal-save").click();
+    await dialog.getByText("Informar al sector").waitFor();
+    await page.getByTestId("prompt-queue").click();
+    await page.getByTestId(`prompt-queue-${sales.id}`).click();
+    await page.getByTestId("prompt-modal-save").click();
+    await expect.poll(async () => dialog.count(), { timeout: 10_000 }).toBe(0);
+    const row = page.getByTestId("prompts-row").filter({ hasText: "Vendedor de bicis" });
+    await row.waitFor();
+    expect(await row.textContent()).toContain("Ventas");
+    expect(await page.content()).not.toContain(KEY);
+
+    // the stored key is shown masked on edit, never in full
+    await row.getByTestId("prompt-edit").click();
+    await dialog.waitFor();
+    await dialog.getByText("••••••••0042").waitFor();
+    expect(await input(page, "prompt-api-key").inputValue()).toBe("");
+    await page.getByTestId("prompt-modal-cancel").click();
+
+    const browserToken = await page.evaluate(() => JSON.parse(localStorage.getItem("token") ?? "null") as string);
+    const [saved] = (await api<{ prompts: Prompt[] }>(server.url, "GET", "/prompt", undefined, browserToken)).prompts;
+    expect(saved).toMatchObject({ name: "Vendedor de bicis", model: "llama3", hasApiKey: true, apiKey: "••••••••0042" });
+
+    // the Simulator connection answers through the prompt (no areas: the connection's prompt talks)
+    // the browser's sign-in ended the set-up's session (one session per user): its token from here on
+    const simulator = (await api<Connection[]>(server.url, "GET", "/whatsapp", undefined, browserToken)).find(
+      (c) => c.provider === "simulator",
+    );
+    if (!simulator) throw new Error("no simulator connection");
+    await api(
+      server.url,
+      "PUT",
+      `/whatsapp/${simulator.id}`,
+      {
+        name: simulator.name,
+        number: simulator.number || "5215500000000",
+        provider: "simulator",
+        isDefault: true,
+        queueIds: [],
+        promptId: saved.id,
+      },
+      browserToken,
+    );
+
+    await page.getByTestId("menu-simulator").click();
+    await page.waitForURL(/\/simulator$/);
+    await page.getByTestId("simulator-thread").waitFor();
+    await input(page, "simulator-number").fill("+52 55 1234 0042");
+    await input(page, "simulator-name").fill("Cliente Bicis");
+    await say(page, "Hola, ¿tienen bicis de montaña?");
+    await expect.poll(() => outTexts(page), { timeout: 15_000 }).toEqual([expect.stringContaining(REPLY)]);
+    expect(chats).toHaveLength(1);
+    expect(chats[0].model).toBe("llama3");
+    expect(chats[0].messages[0]).toMatchObject({ role: "system" });
+    expect(chats[0].messages[0].content).toContain("vendedor de una tienda de bicicletas");
+    expect(chats[0].messages.at(-1)).toEqual({ role: "user", content: "Hola, ¿tienen bicis de montaña?" });
+    await context.close();
+  }, 120_000);
+});
