@@ -100,7 +100,7 @@ describe("web shell", () => {
     await loginThroughUi(page, server.url, ADMIN.email, ADMIN.password);
     await page.getByTestId("greeting").waitFor();
     // spec routes not built yet and a typo: each one stays where it is and says it is not there
-    for (const path of ["/queue-integration", "/prompts", "/no-existe"]) {
+    for (const path of ["/no-existe", "/nada-por-aqui"]) {
       await page.goto(`${server.url}${path}`);
       await page.getByTestId("not-found").waitFor({ timeout: 15_000 });
       expect(await page.getByTestId("not-found").textContent()).toContain("Página no encontrada");
