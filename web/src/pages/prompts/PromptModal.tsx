@@ -93,7 +93,7 @@ function ModelField({ form, promptId }: { form: UseFormReturn<Values>; promptId:
               onBlur={field.onBlur}
               label={t("modal.model")}
               required
-              error={!!fieldState.error || list.isError}
+              error={!!fieldState.error}
               helperText={validationText(fieldState.error?.message) ?? note}
               slotProps={{
                 ...params.slotProps,
