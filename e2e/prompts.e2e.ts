@@ -2,7 +2,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import type { AddressInfo } from "node:net";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { input, loginThroughUi, newPage } from "./support/browser.js";
+import { input, loginThroughUi, newPage, waitForLive } from "./support/browser.js";
 import { ADMIN, type RunningServer, api, apiLogin } from "./support/server.js";
 import { withServerAndBrowser } from "./support/suite.js";
 
@@ -10,6 +10,7 @@ type Connection = { id: number; provider: string; name: string; number: string }
 type Plan = Record<string, unknown> & { id: number; name: string };
 type Queue = { id: number; name: string };
 type Prompt = { id: number; name: string; apiKey: string; hasApiKey: boolean; model: string };
+type Ticket = { id: number; queueId: number | null; useIntegration: boolean; userId: number | null };
 type Chat = { model: string; messages: { role: string; content: string }[] };
 
 let server: RunningServer;
@@ -126,6 +127,16 @@ describe("AI prompts", () => {
     const browserToken = await page.evaluate(() => JSON.parse(localStorage.getItem("token") ?? "null") as string);
     const [saved] = (await api<{ prompts: Prompt[] }>(server.url, "GET", "/prompt", undefined, browserToken)).prompts;
     expect(saved).toMatchObject({ name: "Vendedor de bicis", model: "llama3", hasApiKey: true, apiKey: "••••••••0042" });
+    // live: a prompt another admin adds appears on the page (company-{id}-prompt)
+    await waitForLive(page);
+    await api(
+      server.url,
+      "POST",
+      "/prompt",
+      { name: "Asistente nocturno", prompt: "Atiendes de noche.", model: "gpt-4o-mini", queueId: sales.id },
+      browserToken,
+    );
+    await page.getByTestId("prompts-row").filter({ hasText: "Asistente nocturno" }).waitFor({ timeout: 10_000 });
 
     // the Simulator connection answers through the prompt (no areas: the connection's prompt talks)
     // the browser's sign-in ended the set-up's session (one session per user): its token from here on
@@ -160,6 +171,22 @@ describe("AI prompts", () => {
     expect(chats[0].messages[0]).toMatchObject({ role: "system" });
     expect(chats[0].messages[0].content).toContain("vendedor de una tienda de bicicletas");
     expect(chats[0].messages.at(-1)).toEqual({ role: "user", content: "Hola, ¿tienen bicis de montaña?" });
+
+    // asking for a person hands the conversation to the prompt's area, waiting for its humans
+    await say(page, "Quiero hablar con un humano");
+    const tickets = await api<{ tickets: Ticket[] }>(
+      server.url,
+      "GET",
+      "/tickets?searchParam=525512340042&showAll=true",
+      undefined,
+      browserToken,
+    );
+    const ticketId = tickets.tickets[0]?.id;
+    expect(ticketId).toBeGreaterThan(0);
+    await expect
+      .poll(async () => api<Ticket>(server.url, "GET", `/tickets/${ticketId}`, undefined, browserToken), { timeout: 10_000 })
+      .toMatchObject({ queueId: sales.id, useIntegration: false, userId: null });
+    expect(chats).toHaveLength(1);
     await context.close();
   }, 120_000);
 });
