@@ -31,11 +31,18 @@ describe("/messages-api", () => {
     await row.getByTestId("connection-api-token").click();
     const dialog = page.getByTestId("api-token-dialog");
     await dialog.waitFor();
-    await expect.poll(() => input(page, "api-token-value").inputValue(), { timeout: 10_000 }).toMatch(/^chr_/);
-    const shown = await input(page, "api-token-value").inputValue();
+    await expect.poll(() => page.getByTestId("api-token-value").inputValue(), { timeout: 10_000 }).toMatch(/^chr_/);
+    const shown = await page.getByTestId("api-token-value").inputValue();
+    // regenerated after a confirmation: a new token, the old one stops working (checked below)
+    await page.getByTestId("api-token-regenerate").click();
+    await page.getByTestId("confirm-ok").click();
+    await expect.poll(() => page.getByTestId("api-token-value").inputValue(), { timeout: 10_000 }).not.toBe(shown);
+    const old = shown;
     await page.getByTestId("api-token-copy").click();
-    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(shown);
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toMatch(/^chr_/);
     const token = await page.evaluate(() => navigator.clipboard.readText());
+    expect(token).toBe(await page.getByTestId("api-token-value").inputValue());
+    expect(token).not.toBe(old);
 
     // the dialog's link leads to the documentation page, reachable from the menu too
     await page.getByTestId("api-token-docs").click();
@@ -65,8 +72,8 @@ describe("/messages-api", () => {
     await page.getByTestId("api-media-send").click();
     await page.getByText("Mensaje enviado correctamente").waitFor({ timeout: 10_000 });
 
-    // a wrong token is refused with the catalogue's words
-    await input(page, "api-text-token").fill(`${token}x`);
+    // the regenerated-away token is refused with the catalogue's words
+    await input(page, "api-text-token").fill(old);
     await page.getByTestId("api-text-body").fill("No debe llegar");
     await page.getByTestId("api-text-send").click();
     await page.getByText("Token de API inválido").first().waitFor({ timeout: 10_000 });

@@ -2,12 +2,14 @@ import type { ApiTokenView, ConnectionView } from "@charla/contracts";
 import CopyIcon from "@mui/icons-material/ContentCopy";
 import RefreshIcon from "@mui/icons-material/Autorenew";
 import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Dialog from "@mui/material/Dialog";
 import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogContentText from "@mui/material/DialogContentText";
 import DialogTitle from "@mui/material/DialogTitle";
+import Link from "@mui/material/Link";
 import TextField from "@mui/material/TextField";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
@@ -69,13 +71,14 @@ export function ApiTokenDialog({ connection, onClose }: Props) {
             value={value}
             placeholder={token.isPending ? t("apiToken.loading") : ""}
             fullWidth
+            multiline
             slotProps={{
               inputLabel: { shrink: true },
               htmlInput: {
                 readOnly: true,
                 spellCheck: false,
                 "data-testid": "api-token-value",
-                style: { fontFamily: "monospace" },
+                style: { fontFamily: "monospace", wordBreak: "break-all" },
               },
             }}
             onFocus={(event) => event.target.select()}
@@ -83,9 +86,9 @@ export function ApiTokenDialog({ connection, onClose }: Props) {
         )}
         <DialogContentText variant="body2">
           {t("apiToken.docs")}{" "}
-          <RouterLink to="/messages-api" onClick={onClose} data-testid="api-token-docs">
+          <Link component={RouterLink} to="/messages-api" onClick={onClose} data-testid="api-token-docs">
             /messages-api
-          </RouterLink>
+          </Link>
         </DialogContentText>
       </DialogContent>
       <DialogActions sx={{ flexWrap: "wrap", gap: 1 }}>
@@ -98,7 +101,8 @@ export function ApiTokenDialog({ connection, onClose }: Props) {
         >
           {t("apiToken.regenerate")}
         </Button>
-        <Button onClick={onClose} color="inherit" data-testid="api-token-close" sx={{ ml: "auto" }}>
+        <Box sx={{ flex: 1 }} />
+        <Button onClick={onClose} color="inherit" data-testid="api-token-close">
           {t("common:actions.close")}
         </Button>
         <Button

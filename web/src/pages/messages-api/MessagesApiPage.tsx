@@ -30,7 +30,7 @@ function Section({
   return (
     <Paper
       variant="outlined"
-      sx={{ p: { xs: 1.5, sm: 2.5 }, display: "grid", gap: 1.5, minWidth: 0 }}
+      sx={{ p: { xs: 1.5, sm: 2.5 }, display: "grid", gridTemplateColumns: "minmax(0, 1fr)", gap: 1.5, minWidth: 0 }}
       data-testid={`api-section-${id}`}
     >
       <Typography variant="h6" component="h2">
@@ -105,8 +105,11 @@ export default function MessagesApiPage() {
         </Button>
       }
     >
-      <Box sx={{ display: "grid", gap: 2, maxWidth: 1100, width: "100%" }}>
-        <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2.5 }, display: "grid", gap: 1 }}>
+      <Box sx={{ display: "grid", gridTemplateColumns: "minmax(0, 1fr)", gap: 2, maxWidth: 1100, width: "100%" }}>
+        <Paper
+          variant="outlined"
+          sx={{ p: { xs: 1.5, sm: 2.5 }, display: "grid", gridTemplateColumns: "minmax(0, 1fr)", gap: 1 }}
+        >
           <Typography variant="h6" component="h2">
             {t("intro.title")}
           </Typography>
