@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { input, loginThroughUi, newPage } from "./support/browser.js";
 import { tinyPng } from "./support/png.js";
 import type { RunningServer } from "./support/server.js";
-import { ADMIN } from "./support/server.js";
+import { ADMIN, api, apiLogin } from "./support/server.js";
 import { withServerAndBrowser } from "./support/suite.js";
 
 let server: RunningServer;
@@ -86,6 +86,23 @@ describe("/messages-api", () => {
     await page.getByTestId("simulator-out").filter({ hasText: "Hola desde la API" }).waitFor({ timeout: 15_000 });
     await page.getByTestId("simulator-out-image").waitFor({ timeout: 15_000 });
     expect(await page.getByTestId("simulator-out").filter({ hasText: "No debe llegar" }).count()).toBe(0);
+    await context.close();
+  });
+
+  it("an agent without the admin profile has no menu item and is told and sent away from the page", async () => {
+    const token = await apiLogin(server.url, ADMIN.email, ADMIN.password);
+    const agent = { name: "Agente API", email: "agente-api@e2e.test", password: "agente-123", profile: "user" };
+    await api(server.url, "POST", "/users", agent, token);
+    const { context, page } = await newPage(browser);
+    await loginThroughUi(page, server.url, agent.email, agent.password);
+    await page.getByTestId("menu-tickets").waitFor();
+    expect(await page.getByTestId("menu-messages-api").count()).toBe(0);
+    await page.goto(`${server.url}/messages-api`);
+    await expect
+      .poll(() => page.locator("body").textContent(), { timeout: 15_000 })
+      .toContain("¡Esta empresa no tiene permiso para acceder a esta página! Te estamos redirigiendo.");
+    await page.waitForURL((url) => url.pathname !== "/messages-api", { timeout: 10_000 });
+    expect(await page.getByTestId("api-section-text").count()).toBe(0);
     await context.close();
   });
 });
