@@ -48,6 +48,8 @@ import { plansRoutes } from "./modules/plans/routes.js";
 import { promptsRoutes } from "./modules/prompts/routes.js";
 import { queueOptionsRoutes } from "./modules/queues/option-routes.js";
 import { queuesRoutes } from "./modules/queues/routes.js";
+import { integrationsRoutes } from "./modules/integrations/routes.js";
+import { registerIntegrationDeliveries } from "./automation/deliveries.js";
 import { searchRoutes } from "./modules/search/routes.js";
 import { settingsRoutes } from "./modules/settings/routes.js";
 import { usersRoutes } from "./modules/users/routes.js";
@@ -118,6 +120,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   registerChatbot(services);
   registerCampaignConfirmations(services);
   registerProfilePictureRefresh(services);
+  registerIntegrationDeliveries(services);
   if (config.redisUrl) await services.sessions.connectBus(config.redisUrl);
   app.decorate("charla", services);
   const jobs = config.jobsIntervalMs > 0 ? startJobRunner(services, { intervalMs: config.jobsIntervalMs }) : null;
@@ -185,6 +188,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       await api.register(campaignsRoutes);
       await api.register(fileListsRoutes);
       await api.register(promptsRoutes);
+      await api.register(integrationsRoutes);
       await api.register(announcementsRoutes);
       await api.register(helpsRoutes);
       await api.register(jobsRoutes);

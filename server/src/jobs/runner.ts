@@ -1,4 +1,5 @@
 import type { Services } from "../context.js";
+import { deliveriesCatchUp } from "../automation/deliveries.js";
 import { botTurns } from "./bot-turns.js";
 import { campaignResumes, campaignSends, campaignStarts } from "./campaigns.js";
 import { companySockets } from "./company-sockets.js";
@@ -28,6 +29,7 @@ export const SWEEPS: Sweep[] = [
   interruptedSends,
   companySockets,
   botTurns,
+  deliveriesCatchUp,
   invoiceSweep,
 ];
 

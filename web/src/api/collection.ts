@@ -29,6 +29,7 @@ type LiveChannel = keyof Pick<
   | "announcement"
   | "chat"
   | "prompt"
+  | "queueIntegration"
 >;
 /** A page of a searched list as every paged endpoint answers it: its rows under one field, `hasMore`, maybe `count`. */
 type Page = { hasMore: boolean; count?: number } & Record<string, unknown>;

@@ -37,6 +37,7 @@ export const pageNamespaces: readonly string[] = [
   "messagesApi",
   "signup",
   "prompts",
+  "integrations",
 ];
 const bundleFiles = import.meta.glob<Bundle>("./bundles/*.{auth,app}.ts", { import: "default" });
 const pageFiles = import.meta.glob<Record<string, unknown>>(
@@ -58,6 +59,7 @@ const pageFiles = import.meta.glob<Record<string, unknown>>(
     "./*/messagesApi.json",
     "./*/signup.json",
     "./*/prompts.json",
+    "./*/integrations.json",
   ],
   { import: "default" },
 );

@@ -28,6 +28,7 @@ export const pages = {
   campaign: loader(() => import("../pages/campaigns/CampaignReportPage")),
   files: loader(() => import("../pages/file-lists/FileListsPage")),
   prompts: loader(() => import("../pages/prompts/PromptsPage")),
+  "queue-integration": loader(() => import("../pages/queue-integration/QueueIntegrationPage")),
   chats: loader(() => import("../pages/chats/ChatsPage")),
   announcements: loader(() => import("../pages/announcements/AnnouncementsPage")),
   financeiro: loader(() => import("../pages/financeiro/FinanceiroPage")),

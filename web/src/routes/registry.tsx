@@ -13,6 +13,7 @@ import CampaignsIcon from "@mui/icons-material/CampaignOutlined";
 import CampaignSettingsIcon from "@mui/icons-material/SettingsSuggestOutlined";
 import FileListsIcon from "@mui/icons-material/AttachFileOutlined";
 import PromptsIcon from "@mui/icons-material/SmartToyOutlined";
+import IntegrationsIcon from "@mui/icons-material/HubOutlined";
 import SimulatorIcon from "@mui/icons-material/PhoneAndroidOutlined";
 import SettingsIcon from "@mui/icons-material/SettingsOutlined";
 import AnnouncementsIcon from "@mui/icons-material/NewspaperOutlined";
@@ -49,6 +50,7 @@ const CampaignSettingsPage = lazyLoaded(pages["campaigns-config"]);
 const CampaignReportPage = lazyLoaded(pages.campaign);
 const FileListsPage = lazyLoaded(pages.files);
 const PromptsPage = lazyLoaded(pages.prompts);
+const QueueIntegrationPage = lazyLoaded(pages["queue-integration"]);
 const ChatsPage = lazyLoaded(pages.chats);
 const AnnouncementsPage = lazyLoaded(pages.announcements);
 const FinanceiroPage = lazyLoaded(pages.financeiro);
@@ -204,6 +206,14 @@ export const appRoutes: AppRoute[] = [
     // and sent to / (secondary §8)
     access: { anyOf: ["prompts.manage"] },
     menu: { key: "prompts", labelKey: "menu.prompts", icon: <PromptsIcon /> },
+  },
+  {
+    path: "/queue-integration",
+    element: <QueueIntegrationPage />,
+    // secondary §6: admins whose plan has useIntegrations (the rule carries the flag); anyone else is
+    // told and sent to / (secondary §8)
+    access: { anyOf: ["integrations.manage"] },
+    menu: { key: "queue-integration", labelKey: "menu.queueIntegration", icon: <IntegrationsIcon /> },
   },
   {
     path: "/connections",

@@ -19,7 +19,7 @@ beforeAll(async () => {
   // the external API's per-token limit would answer most of the walk's requests 429 before reading them
   t = await getTestApp({ ...BILLING_CONFIG, externalApiMaxPerMin: 1_000_000 });
   // the plan's flags open the gated areas (AI prompts) to the walk
-  const c = await buildCompany(t.app, { plan: { useOpenAi: true } });
+  const c = await buildCompany(t.app, { plan: { useOpenAi: true, useIntegrations: true } });
   sup = await buildUser(t.app, c.id, { profile: "admin", super: true });
   supCompanyId = c.id;
   apiSession = await apiTokenSession(c.id, await login(t.app, sup));

@@ -28,6 +28,8 @@ import {
   fileListOptions,
   fileLists,
   prompts,
+  queueIntegrations,
+  integrationDeliveries,
   helps,
   jobs,
   contactListItems,
@@ -58,8 +60,8 @@ beforeAll(async () => {
   // checkout and the payment webhook configured, so their routes answer as in production
   t = await getTestApp(BILLING_CONFIG);
   // both plans with useOpenAi: B's admin gets past the AI prompts' gate, to A's ids
-  a = await buildCompany(t.app, { plan: { useOpenAi: true } });
-  b = await buildCompany(t.app, { plan: { useOpenAi: true } });
+  a = await buildCompany(t.app, { plan: { useOpenAi: true, useIntegrations: true } });
+  b = await buildCompany(t.app, { plan: { useOpenAi: true, useIntegrations: true } });
   aUser = await buildUser(t.app, a.id, { name: `Marker ${a.name}` });
   const queue = await buildQueue(t.app, a.id, { name: `Queue ${a.name}` });
   const wa = await buildWhatsapp(t.app, a.id, { name: `Conn ${a.name}` });
@@ -159,6 +161,26 @@ beforeAll(async () => {
       apiKeySealed: t.app.charla.secrets.seal(`sk-walk-${a.id}-secreta`),
     })
     .returning();
+  // A's webhook integration, its secret key and a delivery of its log are markers
+  const integrationKey = `whsec_${Buffer.from(`walk-secret-${a.id}-0123456789abcdef`).toString("base64")}`;
+  const [integration] = await t.app.charla.db
+    .insert(queueIntegrations)
+    .values({
+      companyId: a.id,
+      type: "webhook",
+      name: `Integración ${a.name}`,
+      projectName: `Integración ${a.name}`,
+      urlN8N: `https://hooks.example.com/${a.id}`,
+      apikeySealed: t.app.charla.secrets.seal(integrationKey),
+    })
+    .returning();
+  await t.app.charla.db.insert(integrationDeliveries).values({
+    companyId: a.id,
+    integrationId: integration.id,
+    webhookId: `msg_walk_${a.id}`,
+    event: "message",
+    payload: {},
+  });
   // A's external API token is a marker too; B gets one of its own to walk the external routes with
   const aToken = (
     await as(t.app, await login(t.app, a.admin), { method: "GET", url: `/api/v1/whatsapp/${wa.id}/api-token` })
@@ -201,6 +223,7 @@ beforeAll(async () => {
     "ticket-tags:ticketId": ticket.id,
     "ticket-tags:tagId": tag.id,
     prompt: prompt.id,
+    queueIntegration: integration.id,
   };
   markers = [
     aUser.email,
@@ -234,6 +257,9 @@ beforeAll(async () => {
     prompt.name,
     prompt.prompt,
     `sk-walk-${a.id}-secreta`,
+    integration.name,
+    integrationKey,
+    `msg_walk_${a.id}`,
     aToken,
   ];
   apiQueries = { "/api/ticket-messages": `?ticketId=${ticket.id}` };
@@ -320,6 +346,12 @@ describe("cross-tenant walk", () => {
     expect(hours.json()).toMatchObject({ id: a.id, timeZone: "America/Noronha", schedules: DEFAULT_SCHEDULES });
     const scheduled = await as(t.app, aSession, { method: "GET", url: `/api/v1/schedules/${aIds.schedules}` });
     expect(scheduled.json()).toMatchObject({ body: `Agendado ${a.name}`, status: "PENDENTE", mediaUrl: expect.any(String) });
+    const hook = await as(t.app, aSession, { method: "GET", url: `/api/v1/queueIntegration/${aIds.queueIntegration}` });
+    expect(hook.json()).toMatchObject({
+      name: `Integración ${a.name}`,
+      urlN8N: `https://hooks.example.com/${a.id}`,
+      lastDelivery: { status: "pending" },
+    });
     const dead = await as(t.app, aSession, { method: "GET", url: "/api/v1/jobs?state=dead" });
     expect(dead.json().jobs).toMatchObject([{ id: aIds.jobs, state: "dead", attempts: 0 }]);
     // B's admin (no super user) changed nothing of the announcement, and reading it counted for B alone
