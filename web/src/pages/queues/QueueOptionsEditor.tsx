@@ -7,6 +7,7 @@ import ExpandLessIcon from "@mui/icons-material/ExpandLess";
 import ExpandMoreIcon from "@mui/icons-material/ExpandMore";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
+import Chip from "@mui/material/Chip";
 import CircularProgress from "@mui/material/CircularProgress";
 import IconButton from "@mui/material/IconButton";
 import TextField from "@mui/material/TextField";
@@ -119,6 +120,21 @@ function NewDrafts({ parentId }: { parentId: number | null }) {
   );
 }
 
+/** Who answers once the contact reaches a saved option: its integration or prompt, when the user may see them. */
+function OptionAutomation({ option }: { option: QueueOptionView }) {
+  const { t } = useTranslation("queues");
+  const choices = useAutomationChoices();
+  const integration = choices.integrations?.find((i) => i.id === option.q_integration_id);
+  const prompt = choices.prompts?.find((p) => p.id === option.promptId);
+  if (!integration && !prompt) return null;
+  return (
+    <Box sx={{ display: "flex", flexWrap: "wrap", gap: 0.5, mt: 0.5 }} data-testid="queue-option-automation">
+      {integration && <Chip size="small" variant="outlined" label={`${t("modal.integration")}: ${integration.name}`} />}
+      {prompt && <Chip size="small" variant="outlined" label={`${t("modal.prompt")}: ${prompt.name}`} />}
+    </Box>
+  );
+}
+
 /** One saved option: its label and title, or its form while it is being edited; its children below when opened. */
 function OptionNode({ option, depth }: { option: QueueOptionView; depth: number }) {
   const { t } = useTranslation("queues");
@@ -163,6 +179,7 @@ function OptionNode({ option, depth }: { option: QueueOptionView; depth: number 
                 {option.message}
               </Typography>
             )}
+            <OptionAutomation option={option} />
           </Box>
           {option.childrenCount > 0 && (
             <Tooltip title={t(open ? "options.hideChildren" : "options.showChildren")}>
