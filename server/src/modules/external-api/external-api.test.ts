@@ -279,6 +279,12 @@ describe("#external-api POST /api/messages/send", () => {
       400,
       "ERR_WAPP_INVALID_CONTACT",
     );
+    // at most 10 files a request
+    const eleven = Array.from({ length: 11 }, (_, i) => ({
+      name: "medias",
+      file: { name: `f${i}.png`, type: "image/png", data: PNG },
+    }));
+    expectError(await post([{ name: "number", value: phone() }, ...eleven]), 400, "ERR_VALIDATION");
     expect(filesOf(t.config.dataDir).length).toBe(before);
     expect(await messagesOf(c.id)).toEqual([]);
   });

@@ -4,6 +4,7 @@ import {
   type ExternalSendResponse,
   ExternalSendMediaFields,
   ExternalSendText,
+  Limits,
   type ListGroupsResponse,
   type SharedContactBody,
   type SharedContactResponse,
@@ -65,11 +66,14 @@ export async function removeFiles(s: Services, companyId: number, files: Iterabl
   for (const file of files) await s.storage.remove(companyId, file.path).catch(() => undefined);
 }
 
+/** A form field's bytes: the longest caption (in characters) in UTF-8; a longer one is refused, never cut. */
+const FIELD_BYTES = Limits.messageBody.max * 4;
+
 async function readParts(s: Services, caller: ApiCaller, req: FastifyRequest, files: StoredMedia[]) {
   const maxBytes = s.config.maxUploadBytes;
   const fields: Record<string, string> = {};
   try {
-    for await (const part of req.parts({ limits: { fileSize: maxBytes, files: 10, fields: 20, fieldSize: 16_384 } })) {
+    for await (const part of req.parts({ limits: { fileSize: maxBytes, files: 10, fields: 20, fieldSize: FIELD_BYTES } })) {
       if (part.type === "file") {
         if (part.fieldname !== "medias" && part.fieldname !== "medias[]") {
           part.file.resume();
@@ -84,6 +88,7 @@ async function readParts(s: Services, caller: ApiCaller, req: FastifyRequest, fi
         const head = await s.storage.head(caller.companyId, stored.path, 16);
         files[files.length - 1].mimetype = checkedMimetype(head, declared);
       } else if (typeof part.value === "string") {
+        if (part.valueTruncated) throw new AppError("ERR_VALIDATION", { issues: [{ path: part.fieldname, message: V.tooLong }] });
         fields[part.fieldname] = part.value;
       }
     }
