@@ -162,8 +162,9 @@ export const deliverWebhookJob = defineJobKind({
   kind: "integration.deliver",
   payload: z.object({ deliveryId: z.number().int().positive() }),
   maxAttempts: WEBHOOK_MAX_ATTEMPTS,
-  // well beyond one POST (WEBHOOK_TIMEOUT_MS, 10 s by default): a run cut off by a crash is taken again once it lapses
-  leaseSec: 120,
+  // well beyond one POST (WEBHOOK_TIMEOUT_MS, 10 s by default): a run cut off by a crash is taken
+  // again once it lapses, under the same webhook-id
+  leaseSec: 30,
   backoff: WEBHOOK_BACKOFF,
   run: (s, job) => deliverWebhook(s, job.companyId, job.payload.deliveryId, job.attempt),
 });
