@@ -20,7 +20,7 @@ import { listGroups, readSendRequest, sendExternal, shareContact, ticketMessages
 export const ApiErrorBody = ExternalError.extend({
   issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
   data: z.record(z.string(), z.unknown()).optional(),
-});
+}).describe("A catalogue error: `error` is its code, `message` its text (es); validation errors list their `issues`.");
 
 const errors = { "4xx": ApiErrorBody, "5xx": ApiErrorBody } as const;
 const IdempotencyHeaders = z.object({
@@ -61,7 +61,7 @@ export async function externalApiRoutes(app: FastifyInstance, s: Services) {
         headers: IdempotencyHeaders,
         body: { content: { "application/json": { schema: ExternalSendText } } },
         "x-multipart": SEND_MULTIPART,
-        response: { 200: ExternalSendResponse, ...errors },
+        response: { 200: ExternalSendResponse.describe("Sent: the ticket the message went to."), ...errors },
       },
       config,
       onRequest,
@@ -81,7 +81,7 @@ export async function externalApiRoutes(app: FastifyInstance, s: Services) {
         summary: "Add or update a contact",
         description: "Saves the contact in the token's company; `company_id`, when given, must be that company.",
         body: SharedContactBody,
-        response: { 200: SharedContactResponse, ...errors },
+        response: { 200: SharedContactResponse.describe("The contact as saved."), ...errors },
       },
       config,
       onRequest,
@@ -97,7 +97,7 @@ export async function externalApiRoutes(app: FastifyInstance, s: Services) {
         summary: "A ticket's messages, 20 a page",
         description: "A ticket of the token's connection by numeric id or uuid; page 1 holds the newest 20, oldest first.",
         querystring: TicketMessagesQuery,
-        response: { 200: TicketMessagesResponse, ...errors },
+        response: { 200: TicketMessagesResponse.describe("One page of the ticket's messages."), ...errors },
       },
       config,
       onRequest,
@@ -111,7 +111,7 @@ export async function externalApiRoutes(app: FastifyInstance, s: Services) {
       schema: {
         ...doc,
         summary: "The connection's groups",
-        response: { 200: ListGroupsResponse, ...errors },
+        response: { 200: ListGroupsResponse.describe("The connection's groups."), ...errors },
       },
       config,
       onRequest,
