@@ -3,7 +3,7 @@ import type { BotPatch, BotWorld, TicketRow } from "../chatbot/state.js";
 import { fold } from "../chatbot/menus.js";
 import { notAnsweredYet, owesTurn } from "../chatbot/turns.js";
 import { type Scoped, scoped } from "../db/scoped.js";
-import { jobs, messages, queueOptions, queues, tickets, typebotSessions, whatsapps } from "../db/schema/index.js";
+import { jobs, queueOptions, queues, tickets, typebotSessions, whatsapps } from "../db/schema/index.js";
 import { withTransaction } from "../db/tx.js";
 import type { Tx } from "../db/client.js";
 import type { AfterCommit } from "../db/tx.js";
@@ -221,8 +221,8 @@ async function queueSpaced(w: BotWorld, tx: Tx, afterCommit: AfterCommit, ticket
   await queueAutomatic(w.s, tx, afterCommit, companyId, ticket, texts.slice(0, 1), start);
   for (let i = 1; i < texts.length; i++) {
     const at = new Date(start.getTime() + i * delayMs);
-    const [values] = automaticValues(companyId, ticket, [texts[i]], at);
-    const [row] = await tx.insert(messages).values(values).returning({ id: messages.id });
+    const [{ companyId: _, ...values }] = automaticValues(companyId, ticket, [texts[i]], at);
+    const row = await scoped(tx, companyId).messages.insert(values);
     const [job] = await tx
       .insert(jobs)
       .values({
