@@ -43,7 +43,7 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
     openapi: {
       openapi: "3.1.0",
       info: {
-        title: "Charla — API externa",
+        title: "Charla — External API",
         version: "1.0.0",
         description:
           "Send WhatsApp messages, save contacts, read a ticket's messages and list groups through a connection. " +
@@ -85,6 +85,8 @@ type OpenApiDoc = {
 };
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** Text with its `inline code` marked, as the descriptions write it. */
+const prose = (s: string) => esc(s).replace(/`([^`]+)`/g, "<code>$1</code>");
 const code = (v: unknown) => `<pre>${esc(JSON.stringify(v, null, 2))}</pre>`;
 
 /** A readable page of the document, rendered here (no script: the app's CSP allows none inline). */
@@ -103,11 +105,11 @@ export function docsPage(doc: OpenApiDoc): string {
       const responses = Object.entries(op.responses ?? {})
         .map(([status, res]) => {
           const schema = Object.values(res.content ?? {})[0]?.schema;
-          return `<details><summary>${esc(status)} ${esc(res.description ?? "")}</summary>${schema ? code(schema) : ""}</details>`;
+          return `<details><summary>${esc(status)} ${prose(res.description ?? "")}</summary>${schema ? code(schema) : ""}</details>`;
         })
         .join("");
       return `<section id="${esc(method + path)}"><h2><span class="m">${esc(method.toUpperCase())}</span> ${esc(path)}</h2>
-<p><strong>${esc(op.summary ?? "")}</strong></p><p>${esc(op.description ?? "")}</p>
+<p><strong>${esc(op.summary ?? "")}</strong></p><p>${prose(op.description ?? "")}</p>
 ${params ? `<h4>Parameters</h4><ul>${params}</ul>` : ""}${bodies}<h4>Responses</h4>${responses}</section>`;
     }),
   );
@@ -116,9 +118,9 @@ ${params ? `<h4>Parameters</h4><ul>${params}</ul>` : ""}${bodies}<h4>Responses</
 <style>body{font-family:system-ui,sans-serif;max-width:960px;margin:0 auto;padding:16px;color:#222;line-height:1.45}
 h1{font-size:1.6rem}section{border:1px solid #ddd;border-radius:8px;padding:12px 16px;margin:16px 0}
 h2{font-size:1.1rem;word-break:break-all}.m{background:#FAAF3B;color:#000;border-radius:4px;padding:2px 8px;margin-right:6px;font-size:.9rem}
-pre{background:#f6f6f6;padding:8px;overflow:auto;font-size:.8rem;border-radius:4px}code{background:#f1f1f1;padding:0 3px;border-radius:3px}
+pre{background:#f6f6f6;padding:8px;overflow:auto;font-size:.8rem;border-radius:4px}code{background:#f1f1f1;padding:0 3px;border-radius:3px;overflow-wrap:anywhere}
 summary{cursor:pointer;margin:4px 0}</style></head><body>
-<h1>${esc(doc.info.title)} <small>${esc(doc.info.version)}</small></h1><p>${esc(doc.info.description ?? "")}</p>
+<h1>${esc(doc.info.title)} <small>${esc(doc.info.version)}</small></h1><p>${prose(doc.info.description ?? "")}</p>
 <p><a href="/api/openapi.json">openapi.json</a> · <a href="/messages-api">/messages-api</a></p>
 ${ops.join("\n")}</body></html>`;
 }
