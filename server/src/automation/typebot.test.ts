@@ -2,7 +2,7 @@ import { and, asc, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadTicket, loadWorld } from "../chatbot/state.js";
 import { scoped } from "../db/scoped.js";
-import { jobs, messages, queueIntegrations, ticketNotes, tickets, typebotSessions } from "../db/schema/index.js";
+import { jobs, messages, queueIntegrations, ticketNotes, tickets, typebotSessions, whatsapps } from "../db/schema/index.js";
 import { type TestApp, getTestApp } from "../test/app.js";
 import { botCompany, linkQueue, phone } from "../test/chatbot-kit.js";
 import { choiceInput, fakeTypebot, imageBubble, textBubble, textInput } from "../test/fake-typebot.js";
@@ -313,5 +313,36 @@ describe("typebot: a conversation through its chat API", () => {
     const id2 = await again.store("Hola");
     await Promise.all([again.turn(id2, "Hola"), again.turn(id2, "Hola")]);
     expect(await again.ana.replies()).toEqual(["una vez"]);
+  });
+});
+
+describe("typebot: the scope it hands back", () => {
+  it("a ticket done with its connection's typebot, then held by its area's, records the area's when that one ends", async () => {
+    const a = await typebotArea();
+    const s = a.s;
+    // the connection has a typebot of its own, which the ticket already finished with
+    const [connBot] = await s.db
+      .insert(queueIntegrations)
+      .values({ companyId: a.w.companyId, type: "typebot", name: `Conn ${uid()}`, urlN8N: bot.url, typebotSlug: "conn" })
+      .returning();
+    await s.db.update(whatsapps).set({ integrationId: connBot.id }).where(eq(whatsapps.id, a.w.whatsappId));
+    bot.answer = (call) =>
+      call.kind === "start"
+        ? { body: { messages: [textBubble("Área")], input: textInput() } }
+        : { body: { messages: [textBubble("Fin")] } };
+    await a.say("Hola");
+    const ticket = await a.ticket();
+    await s.db
+      .update(tickets)
+      .set({ automationDone: [`connection:${a.w.whatsappId}`] })
+      .where(eq(tickets.id, ticket.id));
+    // the area's typebot holds the ticket now (taken on the first message); its conversation ends
+    expect(await a.ticket()).toMatchObject({ useIntegration: true, integrationId: a.integration.id });
+    await a.say("listo");
+    expect(await a.ticket()).toMatchObject({
+      useIntegration: false,
+      automationDone: [`connection:${a.w.whatsappId}`, `queue:${a.queue.id}`],
+    });
+    expect(await automationOf(scoped(s.db, a.w.companyId), await a.ticket())).toBeNull();
   });
 });
