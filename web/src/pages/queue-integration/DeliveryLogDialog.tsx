@@ -89,6 +89,39 @@ export function DeliveryLogDialog({ integration, onClose }: { integration: Integ
           <Typography sx={{ color: "text.secondary", py: 3, textAlign: "center" }} data-testid="delivery-log-empty">
             {t("log.empty")}
           </Typography>
+        ) : narrow ? (
+          // phones: one card per delivery, its details stacked
+          <Box sx={{ display: "flex", flexDirection: "column" }} data-testid="delivery-log-table">
+            {rows.map((d) => (
+              <Box
+                key={d.id}
+                data-testid="delivery-row"
+                data-webhook-id={d.webhookId}
+                sx={{ py: 1.5, borderBottom: 1, borderColor: "divider", display: "flex", flexDirection: "column", gap: 0.5 }}
+              >
+                <Box sx={{ display: "flex", alignItems: "center", gap: 1, flexWrap: "wrap" }}>
+                  <DeliveryChip delivery={d} />
+                  <Typography variant="body2" sx={{ fontWeight: 500 }}>
+                    {t(`events.${d.event}`)}
+                    {d.ticketId !== null && ` · ${t("log.ticket", { id: d.ticketId })}`}
+                  </Typography>
+                </Box>
+                <Typography variant="caption" sx={{ color: "text.secondary" }}>
+                  {t("log.columns.attempts")}: {d.attempts} · HTTP {d.lastStatus ?? "—"}
+                </Typography>
+                <Typography variant="caption" sx={{ color: "text.secondary" }}>
+                  {t("log.created", { at: when(d.createdAt, i18n.language) })}
+                  {d.lastAttemptAt && <br />}
+                  {d.lastAttemptAt && t("log.lastAttempt", { at: when(d.lastAttemptAt, i18n.language) })}
+                </Typography>
+                {d.lastError && (
+                  <Typography variant="caption" sx={{ color: "error.main", overflowWrap: "anywhere" }}>
+                    {d.lastError}
+                  </Typography>
+                )}
+              </Box>
+            ))}
+          </Box>
         ) : (
           <Box sx={{ overflowX: "auto" }}>
             <Table size="small" data-testid="delivery-log-table">
@@ -98,7 +131,7 @@ export function DeliveryLogDialog({ integration, onClose }: { integration: Integ
                   <TableCell>{t("log.columns.event")}</TableCell>
                   <TableCell align="right">{t("log.columns.attempts")}</TableCell>
                   <TableCell align="right">{t("log.columns.lastStatus")}</TableCell>
-                  {!narrow && <TableCell>{t("log.columns.lastError")}</TableCell>}
+                  <TableCell>{t("log.columns.lastError")}</TableCell>
                   <TableCell>{t("log.columns.dates")}</TableCell>
                 </TableRow>
               </TableHead>
@@ -118,22 +151,19 @@ export function DeliveryLogDialog({ integration, onClose }: { integration: Integ
                     </TableCell>
                     <TableCell align="right">{d.attempts}</TableCell>
                     <TableCell align="right">{d.lastStatus ?? "—"}</TableCell>
-                    {!narrow && (
-                      <TableCell sx={{ maxWidth: 260, overflowWrap: "anywhere", color: "error.main", fontSize: 12 }}>
-                        {d.lastError || "—"}
-                      </TableCell>
-                    )}
+                    <TableCell
+                      sx={{
+                        maxWidth: 260,
+                        overflowWrap: "anywhere",
+                        color: d.lastError ? "error.main" : "text.secondary",
+                        fontSize: 12,
+                      }}
+                    >
+                      {d.lastError || "—"}
+                    </TableCell>
                     <TableCell sx={{ whiteSpace: "nowrap", fontSize: 12 }}>
                       <div>{t("log.created", { at: when(d.createdAt, i18n.language) })}</div>
                       {d.lastAttemptAt && <div>{t("log.lastAttempt", { at: when(d.lastAttemptAt, i18n.language) })}</div>}
-                      {narrow && d.lastError && (
-                        <Typography
-                          variant="caption"
-                          sx={{ display: "block", color: "error.main", whiteSpace: "normal", overflowWrap: "anywhere" }}
-                        >
-                          {d.lastError}
-                        </Typography>
-                      )}
                     </TableCell>
                   </TableRow>
                 ))}
