@@ -79,6 +79,16 @@ describe("#external-api token action", () => {
     expect(row.apiTokenSealed).not.toContain(token);
     expect(row.token).not.toBe(token);
 
+    // the connection's views never carry it, sealed or not, to anyone
+    const agent = await login(t.app, await buildUser(t.app, wa.companyId, { profile: "user" }));
+    for (const who of [admin, agent])
+      for (const url of ["/whatsapp", `/whatsapp/${wa.id}`]) {
+        const body = (await call(who, "GET", url)).body;
+        expect(body).not.toContain(token);
+        expect(body).not.toContain(row.apiTokenSealed);
+        expect(body).not.toContain(row.apiTokenHash);
+      }
+
     const rotated = await call(admin, "POST", `/whatsapp/${wa.id}/api-token`);
     expect(rotated.statusCode).toBe(200);
     const fresh: string = rotated.json().apiToken;
