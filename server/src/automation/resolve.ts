@@ -33,14 +33,31 @@ type Pointer = { promptId: number | null; integrationId: number | null };
  * Only for tickets no agent holds: the caller checks that.
  */
 export async function automationOf(q: Scoped, ticket: TicketRow): Promise<Automation | null> {
+  const places = placesOf(q, ticket);
   if (ticket.useIntegration) {
-    const scope = (ticket.automationDone.at(-1) as AutomationScope | undefined) ?? currentScope(ticket);
-    return resolvePointer(q, { promptId: ticket.promptId, integrationId: ticket.integrationId }, scope, false);
+    const held = { promptId: ticket.promptId, integrationId: ticket.integrationId };
+    return resolvePointer(q, held, await heldScope(places, held), false);
   }
-  const candidates: [AutomationScope, () => Promise<Pointer | null>][] = [];
+  for (const [scope, read] of places) {
+    // a connection's automation is for tickets that have no area yet
+    if (scope.startsWith("connection:") && ticket.queueId !== null) continue;
+    if (ticket.automationDone.includes(scope)) continue;
+    const pointer = await read();
+    if (!pointer) continue;
+    const found = await resolvePointer(q, pointer, scope, true);
+    if (found) return found;
+  }
+  return null;
+}
+
+type Place = [AutomationScope, () => Promise<Pointer | null>];
+
+/** The ticket's places that may point at an automation, nearest first: its option node, its area, its connection. */
+function placesOf(q: Scoped, ticket: TicketRow): Place[] {
+  const places: Place[] = [];
   if (ticket.queueOptionId !== null) {
     const id = ticket.queueOptionId;
-    candidates.push([
+    places.push([
       `option:${id}`,
       async () =>
         (
@@ -53,7 +70,7 @@ export async function automationOf(q: Scoped, ticket: TicketRow): Promise<Automa
   }
   if (ticket.queueId !== null) {
     const id = ticket.queueId;
-    candidates.push([
+    places.push([
       `queue:${id}`,
       async () =>
         (
@@ -63,9 +80,10 @@ export async function automationOf(q: Scoped, ticket: TicketRow): Promise<Automa
             .where(q.queues.where(eq(queues.id, id)))
         )[0] ?? null,
     ]);
-  } else if (ticket.whatsappId !== null) {
+  }
+  if (ticket.whatsappId !== null) {
     const id = ticket.whatsappId;
-    candidates.push([
+    places.push([
       `connection:${id}`,
       async () =>
         (
@@ -76,21 +94,25 @@ export async function automationOf(q: Scoped, ticket: TicketRow): Promise<Automa
         )[0] ?? null,
     ]);
   }
-  for (const [scope, read] of candidates) {
-    if (ticket.automationDone.includes(scope)) continue;
-    const pointer = await read();
-    if (!pointer) continue;
-    const found = await resolvePointer(q, pointer, scope, true);
-    if (found) return found;
-  }
-  return null;
+  return places;
 }
 
-/** The scope a ticket holding an automation got it from, as far as its place tells (for a handover's record). */
-function currentScope(ticket: TicketRow): AutomationScope {
-  if (ticket.queueOptionId !== null) return `option:${ticket.queueOptionId}`;
-  if (ticket.queueId !== null) return `queue:${ticket.queueId}`;
-  return `connection:${ticket.whatsappId ?? 0}`;
+/**
+ * The place a held automation came from, so its hand-over records that one (not, say, the connection's
+ * typebot that handed over earlier): the nearest place pointing at what the ticket holds. When none
+ * does any more (changed meanwhile), the nearest place, which then does not take the ticket back.
+ */
+async function heldScope(places: Place[], held: Pointer): Promise<AutomationScope> {
+  for (const [scope, read] of places) {
+    const p = await read();
+    if (!p) continue;
+    const same =
+      held.promptId !== null
+        ? p.promptId === held.promptId
+        : held.integrationId !== null && p.integrationId === held.integrationId;
+    if (same) return scope;
+  }
+  return places[0]?.[0] ?? "connection:0";
 }
 
 async function resolvePointer(q: Scoped, p: Pointer, scope: AutomationScope, assign: boolean): Promise<Automation | null> {

@@ -3,7 +3,7 @@ import type { BotPatch, BotWorld, TicketRow } from "../chatbot/state.js";
 import { fold } from "../chatbot/menus.js";
 import { notAnsweredYet, owesTurn } from "../chatbot/turns.js";
 import { type Scoped, scoped } from "../db/scoped.js";
-import { jobs, queueOptions, queues, tickets, typebotSessions, whatsapps } from "../db/schema/index.js";
+import { jobs, tickets, typebotSessions } from "../db/schema/index.js";
 import { withTransaction } from "../db/tx.js";
 import type { Tx } from "../db/client.js";
 import type { AfterCommit } from "../db/tx.js";
@@ -54,42 +54,9 @@ export async function runTypebotTurn(w: BotWorld, auto: TypebotAutomation, input
     .from(tickets)
     .where(w.q.tickets.where(eq(tickets.id, w.ticket.id)));
   if (!fresh || !owesTurn(fresh, w.messageId)) return;
-  const scope = await heldScope(w, auto);
+  const scope = auto.scope;
   const outcome = await converse(w, auto, scope, input);
   await apply(w, auto, outcome);
-}
-
-/**
- * The scope a ticket's typebot came from: the one `automationOf` found for a ticket it now takes, else
- * (a ticket it already holds) the first place of the ticket pointing at this integration: its option
- * node, its area, its connection.
- */
-async function heldScope(w: BotWorld, auto: TypebotAutomation): Promise<AutomationScope> {
-  if (auto.assign) return auto.scope;
-  const id = auto.integration.id;
-  const t = w.ticket;
-  if (t.queueOptionId !== null) {
-    const [o] = await w.q.db
-      .select({ i: queueOptions.qIntegrationId })
-      .from(queueOptions)
-      .where(w.q.queueOptions.where(eq(queueOptions.id, t.queueOptionId)));
-    if (o?.i === id) return `option:${t.queueOptionId}`;
-  }
-  if (t.queueId !== null) {
-    const [qu] = await w.q.db
-      .select({ i: queues.integrationId })
-      .from(queues)
-      .where(w.q.queues.where(eq(queues.id, t.queueId)));
-    if (qu?.i === id) return `queue:${t.queueId}`;
-  }
-  if (t.whatsappId !== null) {
-    const [c] = await w.q.db
-      .select({ i: whatsapps.integrationId })
-      .from(whatsapps)
-      .where(w.q.whatsapps.where(eq(whatsapps.id, t.whatsappId)));
-    if (c?.i === id) return `connection:${t.whatsappId}`;
-  }
-  return auto.scope;
 }
 
 const isFinishWord = (input: string, keyword: string) => keyword.trim() !== "" && fold(input.trim()) === fold(keyword.trim());
