@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SimulatorDriver } from "../../channels/simulator/driver.js";
-import { companies, contacts, externalApiRequests, messages, tickets, whatsapps } from "../../db/schema/index.js";
+import { companies, contacts, externalApiRequests, messages, plans, tickets, whatsapps } from "../../db/schema/index.js";
 import { secretHash } from "../../lib/secret-box.js";
 import { type TestApp, getTestApp } from "../../test/app.js";
 import { buildCompany, buildContact, buildMessage, buildTicket, buildUser, buildWhatsapp, login } from "../../test/factories.js";
@@ -100,9 +100,11 @@ describe("#external-api token action", () => {
 
   it("is refused to a non-admin (403) and to another company's admin (404)", async () => {
     const { c, wa } = await setup();
-    const agent = await login(t.app, await buildUser(t.app, c.id, { profile: "user" }));
-    expectError(await call(agent, "GET", `/whatsapp/${wa.id}/api-token`), 403, "ERR_NO_PERMISSION");
-    expectError(await call(agent, "POST", `/whatsapp/${wa.id}/api-token`), 403, "ERR_NO_PERMISSION");
+    for (const profile of ["user", "supervisor", "subadmin"] as const) {
+      const staff = await login(t.app, await buildUser(t.app, c.id, { profile }));
+      expectError(await call(staff, "GET", `/whatsapp/${wa.id}/api-token`), 403, "ERR_NO_PERMISSION");
+      expectError(await call(staff, "POST", `/whatsapp/${wa.id}/api-token`), 403, "ERR_NO_PERMISSION");
+    }
     const other = await setup();
     expectError(await call(other.admin, "GET", `/whatsapp/${wa.id}/api-token`), 404, "ERR_NO_WAPP_FOUND");
     expectError(await call(other.admin, "POST", `/whatsapp/${wa.id}/api-token`), 404, "ERR_NO_WAPP_FOUND");
@@ -125,7 +127,10 @@ describe("#external-api authentication", () => {
     // the token checked before the body is read: an anonymous caller learns nothing from validation
     expectError(await api({ method: "POST", url: "/api/messages/send", payload: {} }), 401, "ERR_API_TOKEN_INVALID");
 
-    const off = await setup({ useExternalApi: false });
+    // a token read while the plan had the API keeps nothing open once the plan loses it
+    const off = await setup();
+    await db().update(plans).set({ useExternalApi: false }).where(eq(plans.id, off.c.planId));
+    expectError(await call(off.admin, "GET", `/whatsapp/${off.wa.id}/api-token`), 403, "ERR_NO_PERMISSION");
     expectError(
       await api({ method: "POST", url: "/api/messages/send", token: off.token, payload: { number: phone(), body: "x" } }),
       403,

@@ -40,7 +40,8 @@ export async function apiTokenOf(s: Services, companyId: number, whatsappId: num
 /** GET shows the token (made on first use), POST regenerates it: the connections page's Token action (admins). */
 export async function apiTokenRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const config = { permission: "connections-page:editOrDeleteConnection" } as const;
+  // the company's admins, while the plan has the external API (core §6): nobody else holds a key to it
+  const config = { permission: "external-api.view" } as const;
   r.get("/whatsapp/:id/api-token", { schema: { params: IdParams }, config }, async (req, reply) => {
     reply.header("cache-control", "no-store");
     return apiTokenOf(req.ctx, req.ctx.companyId, req.params.id, false);

@@ -55,6 +55,7 @@ export default function ConnectionsPage() {
   const canAdd = usePermission("connections-page:addConnection");
   const canUseSession = usePermission("connections-page:actionButtons");
   const canEdit = usePermission("connections-page:editOrDeleteConnection");
+  const canUseApi = usePermission("external-api.view");
   // Under 600 px the status icon, the default flag and the session buttons join the name; the last update goes.
   const narrow = useMediaQuery(useTheme().breakpoints.down("sm"));
   const connections = useConnections();
@@ -218,7 +219,7 @@ export default function ConnectionsPage() {
       }
       rowExtra={(connection) => (
         <>
-          {canEdit && (
+          {canUseApi && (
             <Tooltip title={t("apiToken.button")}>
               <IconButton
                 size="small"
