@@ -4,7 +4,7 @@ import { loadTicket, loadWorld } from "../chatbot/state.js";
 import { scoped } from "../db/scoped.js";
 import { jobs, messages, queueIntegrations, ticketNotes, tickets, typebotSessions, whatsapps } from "../db/schema/index.js";
 import { type TestApp, getTestApp } from "../test/app.js";
-import { botCompany, linkQueue, phone } from "../test/chatbot-kit.js";
+import { AUTOMATION_PLAN, botCompany, linkQueue, phone } from "../test/chatbot-kit.js";
 import { choiceInput, fakeTypebot, imageBubble, textBubble, textInput } from "../test/fake-typebot.js";
 import { uid } from "../test/http.js";
 import { automationOf } from "./resolve.js";
@@ -41,7 +41,7 @@ type Options = Partial<typeof queueIntegrations.$inferInsert>;
  */
 async function typebotArea(opts: Options = {}) {
   const s = t.app.charla;
-  const w = await botCompany(t, { greetingMessage: "Hola" });
+  const w = await botCompany(t, { greetingMessage: "Hola" }, AUTOMATION_PLAN);
   const [integration] = await s.db
     .insert(queueIntegrations)
     .values({

@@ -4,7 +4,7 @@ import { automationOf } from "../automation/resolve.js";
 import { scoped } from "../db/scoped.js";
 import { queueIntegrations, queueOptions, queues, typebotSessions } from "../db/schema/index.js";
 import { type TestApp, getTestApp } from "../test/app.js";
-import { addOption, botCompany, linkQueue, phone } from "../test/chatbot-kit.js";
+import { AUTOMATION_PLAN, addOption, botCompany, linkQueue, phone } from "../test/chatbot-kit.js";
 import { choiceInput, fakeTypebot, textBubble, textInput } from "../test/fake-typebot.js";
 import { uid } from "../test/http.js";
 
@@ -51,7 +51,7 @@ async function replies(ana: ReturnType<typeof phone>, n: number): Promise<string
 
 describe("option tree: a node with a typebot or a prompt", () => {
   it("sends the node's message, keeps the contact on it in the bot's hands, and the typebot answers the next message", async () => {
-    const w = await botCompany(t);
+    const w = await botCompany(t, {}, AUTOMATION_PLAN);
     const typebot = await integration(w.companyId);
     const queue = await linkQueue(t, w, { name: "Soporte", greetingMessage: "Soporte:" });
     const node = await addOption(t, queue, { option: "1", title: "Asistente", message: "Te atiende nuestro asistente" });
@@ -94,8 +94,22 @@ describe("option tree: a node with a typebot or a prompt", () => {
     expect(bot.calls.length).toBe(calls);
   });
 
+  it("a typebot stays quiet while the company's plan lacks useIntegrations: the area waits for its humans", async () => {
+    const w = await botCompany(t, {}, { plan: { useIntegrations: false } });
+    const typebot = await integration(w.companyId);
+    await linkQueue(t, w, { name: "Bot", greetingMessage: "Bienvenido", integrationId: typebot.id });
+    const ana = phone(t, w);
+    const calls = bot.calls.length;
+    await ana.say("Hola");
+    await t.app.charla.events.idle();
+    await ana.say("¿alguien?");
+    await t.app.charla.events.idle();
+    expect(bot.calls.length).toBe(calls);
+    expect(await ana.ticket()).toMatchObject({ useIntegration: false, integrationId: null });
+  });
+
   it("a node pointing at a webhook integration (it only receives deliveries) is a leaf as before", async () => {
-    const w = await botCompany(t);
+    const w = await botCompany(t, {}, AUTOMATION_PLAN);
     const hook = await integration(w.companyId, { type: "webhook", urlN8N: "https://hooks.test/x" });
     const queue = await linkQueue(t, w, { name: "Ventas", greetingMessage: "Ventas:" });
     const node = await addOption(t, queue, { option: "1", title: "Cotizar", message: "Un vendedor te escribe" });
@@ -109,7 +123,7 @@ describe("option tree: a node with a typebot or a prompt", () => {
   });
 
   it("an area with a typebot: the customer chooses it, and the typebot talks from the next message", async () => {
-    const w = await botCompany(t, { greetingMessage: "Elige:" });
+    const w = await botCompany(t, { greetingMessage: "Elige:" }, AUTOMATION_PLAN);
     const typebot = await integration(w.companyId);
     await linkQueue(t, w, { name: "Ventas", orderQueue: 1 });
     const area = await linkQueue(t, w, { name: "Bot", orderQueue: 2, greetingMessage: "Bienvenido" });

@@ -94,13 +94,14 @@ export async function loadTicket(q: Scoped, ticketId: number, messageId: number)
           + ${LATE_AFTER}::interval, false)`,
       scheduleType: setting(q.companyId, "scheduleType"),
       chatBotType: setting(q.companyId, "chatBotType"),
-      // whether the company has anything that may talk instead of the menus: a prompt its plan allows
-      // (useOpenAi), a typebot. Most have neither, and their tickets then skip the automation's reads
-      // (automation/resolve.ts)
+      // whether the company has anything that may talk instead of the menus, as its plan allows: a
+      // prompt (useOpenAi), a typebot (useIntegrations). Most have neither, and their tickets then skip
+      // the automation's reads (automation/resolve.ts)
       prompts: sql<boolean>`(exists (select 1 from ${prompts} where ${prompts.companyId} = ${q.companyId})
         and exists (select 1 from ${plans} where ${plans.id} = ${companies.planId} and ${plans.useOpenAi}))`,
-      typebots: sql<boolean>`exists (select 1 from ${queueIntegrations}
-        where ${queueIntegrations.companyId} = ${q.companyId} and ${queueIntegrations.type} = 'typebot')`,
+      typebots: sql<boolean>`(exists (select 1 from ${queueIntegrations}
+        where ${queueIntegrations.companyId} = ${q.companyId} and ${queueIntegrations.type} = 'typebot')
+        and exists (select 1 from ${plans} where ${plans.id} = ${companies.planId} and ${plans.useIntegrations}))`,
       connection: {
         id: whatsapps.id,
         greetingMessage: whatsapps.greetingMessage,

@@ -20,6 +20,9 @@ export type BotCompany = {
   source: { companyId: number; whatsappId: number };
 };
 
+/** A company whose plan lets prompts and typebots talk (useOpenAi, useIntegrations). */
+export const AUTOMATION_PLAN = { plan: { useOpenAi: true, useIntegrations: true } } as const;
+
 export async function botCompany(
   t: Pick<TestApp, "app">,
   connection: Parameters<typeof buildWhatsapp>[2] = {},
