@@ -90,6 +90,7 @@ ALTER TABLE "typebot_sessions" ADD CONSTRAINT "typebot_sessions_company_id_ticke
 CREATE UNIQUE INDEX "external_api_requests_key" ON "external_api_requests" USING btree ("company_id","whatsapp_id","key");--> statement-breakpoint
 CREATE UNIQUE INDEX "integration_deliveries_webhook_id_key" ON "integration_deliveries" USING btree ("webhook_id");--> statement-breakpoint
 CREATE INDEX "integration_deliveries_integration_idx" ON "integration_deliveries" USING btree ("company_id","integration_id","id");--> statement-breakpoint
+CREATE INDEX "integration_deliveries_open_idx" ON "integration_deliveries" USING btree ("company_id","webhook_id") WHERE "integration_deliveries"."status" in ('pending', 'retrying');--> statement-breakpoint
 CREATE INDEX "prompts_company_idx" ON "prompts" USING btree ("company_id","name");--> statement-breakpoint
 CREATE UNIQUE INDEX "queue_integrations_company_name_key" ON "queue_integrations" USING btree ("company_id","name");--> statement-breakpoint
 CREATE UNIQUE INDEX "whatsapps_api_token_hash_key" ON "whatsapps" USING btree ("api_token_hash");

@@ -11,7 +11,13 @@ import { getIsolatedTestApp, type TestApp } from "../test/app.js";
 import { botCompany, linkQueue, phone } from "../test/chatbot-kit.js";
 import { buildMessage } from "../test/factories.js";
 import { caller, uid } from "../test/http.js";
-import { catchUpDeliveries, DELIVERY_OWED_AFTER_SEC, deliveryIntegrationOf, messageWebhookId } from "./deliveries.js";
+import {
+  catchUpDeliveries,
+  DELIVERY_LOG_DAYS,
+  DELIVERY_OWED_AFTER_SEC,
+  deliveryIntegrationOf,
+  messageWebhookId,
+} from "./deliveries.js";
 
 type Received = { headers: IncomingHttpHeaders; body: string };
 type Answer = number | "hang";
@@ -322,5 +328,32 @@ describe("webhook deliveries", () => {
     const [req] = requestsFor(id);
     const body = new Webhook(integration.apikey).verify(req.body, req.headers as Record<string, string>);
     expect(body).toEqual({ msg: [], eventintegration: "test", ticket: null, userData: null });
+  });
+
+  it("the log keeps a month: older finished deliveries go, those still being tried stay", async () => {
+    const { w, integration } = await hooked();
+    const now = new Date();
+    const old = new Date(now.getTime() - (DELIVERY_LOG_DAYS + 1) * 86_400_000);
+    const recent = new Date(now.getTime() - (DELIVERY_LOG_DAYS - 1) * 86_400_000);
+    const row = (status: "delivered" | "dead" | "retrying", createdAt: Date) => ({
+      companyId: w.companyId,
+      integrationId: integration.id,
+      webhookId: `msg_prune_${uid()}`,
+      event: "test",
+      payload: {},
+      status,
+      createdAt,
+    });
+    await t.app.charla.db
+      .insert(integrationDeliveries)
+      .values([row("delivered", old), row("dead", old), row("retrying", old), row("delivered", recent)]);
+    await catchUpDeliveries(t.app.charla, now, 50, { companyId: w.companyId });
+    const left = await deliveriesOf(integration.id);
+    expect(left.map((d) => [d.status, d.createdAt.getTime()]).sort()).toEqual(
+      [
+        ["retrying", old.getTime()],
+        ["delivered", recent.getTime()],
+      ].sort(),
+    );
   });
 });

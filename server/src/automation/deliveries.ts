@@ -267,20 +267,37 @@ export async function owedDeliveries(s: Services, now: Date, limit: number, only
 
 /**
  * Deliveries whose job died without its handler saying so (the process died during the last attempt,
- * and the runner found the lease lapsed with no attempt left): their rows are marked dead too.
+ * and the runner found the lease lapsed with no attempt left): their rows are marked dead too. Driven
+ * from the deliveries still being tried (a partial index), never from the history of dead jobs.
  */
 async function settleDeadJobs(s: Services, only?: { companyId: number }): Promise<number> {
   const result = await s.db.execute(sql`
     update integration_deliveries d set status = 'dead', updated_at = now()
-      from (
-        select j.company_id, j.idempotency_key from jobs j
-         where j.kind = ${deliverWebhookJob.kind} and j.state = 'dead'
-           and j.company_id in (
-             select distinct x.company_id from queue_integrations x
-              where x.type in (${deliveryTypes}) ${only ? sql`and x.company_id = ${only.companyId}` : sql``})
-      ) j
-     where d.webhook_id = j.idempotency_key and d.company_id = j.company_id and d.status in ('pending', 'retrying')
+      from jobs j
+     where d.status in ('pending', 'retrying') ${only ? sql`and d.company_id = ${only.companyId}` : sql``}
+       and j.company_id = d.company_id and j.kind = ${deliverWebhookJob.kind} and j.idempotency_key = d.webhook_id
+       and j.state = 'dead'
     returning d.id`);
+  return rowsOf<{ id: number }>(result).length;
+}
+
+/** How long a finished delivery (delivered or dead) stays in its integration's log. */
+export const DELIVERY_LOG_DAYS = 30;
+const PRUNE_BATCH = 1000;
+
+/**
+ * The log keeps a month: older finished deliveries go, a bounded batch a round, oldest first (the
+ * primary key's order is the order they were written in).
+ */
+async function pruneDeliveries(s: Services, now: Date, only?: { companyId: number }): Promise<number> {
+  const cutoff = new Date(now.getTime() - DELIVERY_LOG_DAYS * 86_400_000);
+  const result = await s.db.execute(sql`
+    delete from integration_deliveries where id in (
+      select id from integration_deliveries
+       where created_at < ${cutoff} and status in ('delivered', 'dead')
+         ${only ? sql`and company_id = ${only.companyId}` : sql``}
+       order by id limit ${PRUNE_BATCH})
+    returning id`);
   return rowsOf<{ id: number }>(result).length;
 }
 
@@ -292,6 +309,7 @@ export async function catchUpDeliveries(s: Services, now: Date, limit: number, o
     if ((await deliverReceived(s, o.companyId, o.ticketId, o.messageId)) !== null) written++;
   }
   await settleDeadJobs(s, only);
+  await pruneDeliveries(s, now, only);
   return written;
 }
 

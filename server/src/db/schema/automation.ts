@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { IntegrationTypes } from "@charla/contracts";
 import {
   foreignKey,
@@ -107,6 +108,8 @@ export const integrationDeliveries = pgTable(
   (t) => [
     uniqueIndex("integration_deliveries_webhook_id_key").on(t.webhookId),
     index("integration_deliveries_integration_idx").on(t.companyId, t.integrationId, t.id),
+    // the few still being tried, for the sweep that settles those whose job died
+    index("integration_deliveries_open_idx").on(t.companyId, t.webhookId).where(sql`${t.status} in ('pending', 'retrying')`),
     foreignKey({
       columns: [t.companyId, t.integrationId],
       foreignColumns: [queueIntegrations.companyId, queueIntegrations.id],
