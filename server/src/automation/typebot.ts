@@ -1,7 +1,7 @@
-import { type Column, eq, isNull } from "drizzle-orm";
-import type { BotPatch, BotWorld, TicketRow } from "../chatbot/state.js";
+import { eq } from "drizzle-orm";
+import { type BotPatch, type BotWorld, type TicketRow, claimTurnWith } from "../chatbot/state.js";
 import { fold } from "../chatbot/menus.js";
-import { notAnsweredYet, owesTurn } from "../chatbot/turns.js";
+import { owesTurn } from "../chatbot/turns.js";
 import { type Scoped, scoped } from "../db/scoped.js";
 import { jobs, tickets, typebotSessions } from "../db/schema/index.js";
 import { withTransaction } from "../db/tx.js";
@@ -11,7 +11,6 @@ import { deliverMessagesJob } from "../jobs/durable/deliver-messages.js";
 import { JOB_DEFAULTS } from "../jobs/durable/kind.js";
 import { queueAutomatic } from "../modules/messages/automatic.js";
 import { automaticValues } from "../modules/messages/send.js";
-import { ticketChangeBroadcast } from "../modules/tickets/broadcast.js";
 import { checkOutboundUrl } from "../lib/outbound-url.js";
 import type { Automation, AutomationScope } from "./resolve.js";
 import { handOverPatch } from "./resolve.js";
@@ -118,8 +117,6 @@ function live(w: BotWorld, bot: TypebotAutomation["integration"], session: Sessi
   return w.now.getTime() - session.lastAt.getTime() < bot.typebotExpires * 60_000;
 }
 
-const sameOrNull = (column: Column, value: number | null) => (value === null ? isNull(column) : eq(column, value));
-
 /**
  * The outcome in one transaction: the turn's claim with the ticket's change (only if nobody changed the
  * ticket meanwhile and the turn was not taken), the session kept or forgotten, the note, and the texts
@@ -127,31 +124,11 @@ const sameOrNull = (column: Column, value: number | null) => (value === null ? i
  */
 async function apply(w: BotWorld, auto: TypebotAutomation, outcome: Outcome): Promise<void> {
   const companyId = w.q.companyId;
-  const before = w.ticket;
   const texts = outcome.texts.filter((t) => t.trim());
   await withTransaction(w.s.db, async (tx, afterCommit) => {
-    const q = scoped(tx, companyId);
-    const [after] = await tx
-      .update(tickets)
-      .set({ ...outcome.patch, botAnsweredMessageId: w.messageId, updatedAt: new Date() })
-      .where(
-        q.tickets.where(
-          eq(tickets.id, before.id),
-          isNull(tickets.userId),
-          eq(tickets.status, before.status),
-          sameOrNull(tickets.queueId, before.queueId),
-          sameOrNull(tickets.queueOptionId, before.queueOptionId),
-          eq(tickets.chatbot, before.chatbot),
-          sameOrNull(tickets.whatsappId, before.whatsappId),
-          notAnsweredYet(w.messageId),
-        ),
-      )
-      .returning();
+    const after = await claimTurnWith(w, tx, afterCommit, outcome.patch);
     if (!after) return;
-    if (after.chatbot !== before.chatbot || after.useIntegration !== before.useIntegration) {
-      const broadcast = await ticketChangeBroadcast(w.s, q, before, after);
-      afterCommit(broadcast.emit);
-    }
+    const q = scoped(tx, companyId);
     await keepSession(q, after.id, auto.integration.id, outcome.session, w.now);
     if (outcome.note) {
       await q.ticketNotes.insert({ note: outcome.note, ticketId: after.id, contactId: after.contactId, userId: null });

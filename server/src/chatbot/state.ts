@@ -1,6 +1,7 @@
 import { SettingDefinitions, type SettingKey } from "@charla/contracts";
 import { type Column, and, eq, isNull, sql } from "drizzle-orm";
 import type { Services } from "../context.js";
+import type { Tx } from "../db/client.js";
 import { type Scoped, scoped } from "../db/scoped.js";
 import {
   companies,
@@ -14,7 +15,7 @@ import {
   ticketTracking,
   whatsapps,
 } from "../db/schema/index.js";
-import { withTransaction } from "../db/tx.js";
+import { type AfterCommit, withTransaction } from "../db/tx.js";
 import { type TemplateFacts, fillTemplate } from "../lib/template.js";
 import { queueAutomatic } from "../modules/messages/automatic.js";
 import { ticketChangeBroadcast } from "../modules/tickets/broadcast.js";
@@ -195,37 +196,47 @@ async function botNote(q: Scoped, ticket: TicketRow, note: string) {
 
 async function applyChanges(w: BotWorld, patch: BotPatch, texts: string[], note?: string) {
   const companyId = w.q.companyId;
-  const { ticket: before } = w;
   return withTransaction(w.s.db, async (tx, afterCommit) => {
-    const q = scoped(tx, companyId);
-    // the turn's claim and its patch in one guarded update, without a lock: it takes only if the ticket
-    // is still as the decision read it (no agent took it, not closed, same queue, place, flag and
-    // connection), so `before` is what the lists showed and the broadcast's audience before is right
-    const [after] = await tx
-      .update(tickets)
-      .set({ ...patch, botAnsweredMessageId: w.messageId, updatedAt: new Date() })
-      .where(
-        q.tickets.where(
-          eq(tickets.id, before.id),
-          isNull(tickets.userId),
-          eq(tickets.status, before.status),
-          sameOrNull(tickets.queueId, before.queueId),
-          sameOrNull(tickets.queueOptionId, before.queueOptionId),
-          eq(tickets.chatbot, before.chatbot),
-          sameOrNull(tickets.whatsappId, before.whatsappId),
-          notAnsweredYet(w.messageId),
-        ),
-      )
-      .returning();
+    const after = await claimTurnWith(w, tx, afterCommit, patch);
     if (!after) return;
-    if (after.queueId !== before.queueId) await episodeQueue(q, before.id, after.queueId);
-    if (after.queueId !== before.queueId || after.chatbot !== before.chatbot) {
-      const broadcast = await ticketChangeBroadcast(w.s, q, before, after);
-      afterCommit(broadcast.emit);
-    }
     await queueAutomatic(w.s, tx, afterCommit, companyId, after, texts);
-    if (note) await botNote(q, after, note);
+    if (note) await botNote(scoped(tx, companyId), after, note);
   });
+}
+
+/**
+ * The turn's claim and its patch in one guarded update, without a lock, in the caller's transaction: it
+ * takes only if the ticket is still as the decision read it (no agent took it, not closed, same queue,
+ * place, flag and connection), so `w.ticket` is what the lists showed and the broadcast's audience
+ * before is right. The ticket as changed, or null when the turn was not this one's to take (the caller
+ * then writes nothing). Its episode's queue and the lists' update follow a queue or bot-state change.
+ */
+export async function claimTurnWith(w: BotWorld, tx: Tx, afterCommit: AfterCommit, patch: BotPatch): Promise<TicketRow | null> {
+  const q = scoped(tx, w.q.companyId);
+  const before = w.ticket;
+  const [after] = await tx
+    .update(tickets)
+    .set({ ...patch, botAnsweredMessageId: w.messageId, updatedAt: new Date() })
+    .where(
+      q.tickets.where(
+        eq(tickets.id, before.id),
+        isNull(tickets.userId),
+        eq(tickets.status, before.status),
+        sameOrNull(tickets.queueId, before.queueId),
+        sameOrNull(tickets.queueOptionId, before.queueOptionId),
+        eq(tickets.chatbot, before.chatbot),
+        sameOrNull(tickets.whatsappId, before.whatsappId),
+        notAnsweredYet(w.messageId),
+      ),
+    )
+    .returning();
+  if (!after) return null;
+  if (after.queueId !== before.queueId) await episodeQueue(q, before.id, after.queueId);
+  if (after.queueId !== before.queueId || after.chatbot !== before.chatbot || after.useIntegration !== before.useIntegration) {
+    const broadcast = await ticketChangeBroadcast(w.s, q, before, after);
+    afterCommit(broadcast.emit);
+  }
+  return after;
 }
 
 const sameOrNull = (column: Column, value: number | null) => (value === null ? isNull(column) : eq(column, value));
