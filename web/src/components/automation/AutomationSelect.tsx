@@ -2,6 +2,7 @@ import type { IntegrationView, IntegrationsPage, PromptView, PromptsPage } from 
 import MenuItem from "@mui/material/MenuItem";
 import TextField from "@mui/material/TextField";
 import { useQuery } from "@tanstack/react-query";
+import { type Control, type FieldPath, type FieldValues, useController } from "react-hook-form";
 import { api } from "../../api/client";
 import { usePermission } from "../../auth/permissions";
 import { llmShown } from "../../lib/storage";
@@ -92,5 +93,69 @@ export function AutomationSelect({ label, noneLabel, value, onChange, choices, t
         </MenuItem>
       ))}
     </TextField>
+  );
+}
+
+type Choice = { value: number | null | undefined; onChange: (id: number | null) => void };
+
+/**
+ * The pair an area, an option or a connection shows: its integration and its prompt, each only when
+ * `choices` offers it (useAutomationChoices); `null` when neither is offered, so the caller's frame goes too.
+ */
+export function AutomationPickers(props: {
+  choices: ReturnType<typeof useAutomationChoices>;
+  integration: Choice;
+  prompt: Choice;
+  labels: { integration: string; prompt: string; none: string };
+  testIdPrefix: string;
+  size?: "small" | "medium";
+}) {
+  const { choices, integration, prompt, labels, testIdPrefix, size } = props;
+  if (!choices.integrations && !choices.prompts) return null;
+  return (
+    <>
+      {choices.integrations && (
+        <AutomationSelect
+          size={size}
+          label={labels.integration}
+          noneLabel={labels.none}
+          value={integration.value ?? null}
+          onChange={integration.onChange}
+          choices={choices.integrations}
+          testId={`${testIdPrefix}-integration`}
+        />
+      )}
+      {choices.prompts && (
+        <AutomationSelect
+          size={size}
+          label={labels.prompt}
+          noneLabel={labels.none}
+          value={prompt.value ?? null}
+          onChange={prompt.onChange}
+          choices={choices.prompts}
+          testId={`${testIdPrefix}-prompt`}
+        />
+      )}
+    </>
+  );
+}
+
+/** The pair bound to a form's `integrationId` and `promptId` (an area's, a connection's). */
+export function AutomationFormPickers<T extends FieldValues>(props: {
+  control: Control<T>;
+  choices: ReturnType<typeof useAutomationChoices>;
+  labels: { integration: string; prompt: string; none: string };
+  testIdPrefix: string;
+}) {
+  const { field: integration } = useController({ control: props.control, name: "integrationId" as FieldPath<T> });
+  const { field: prompt } = useController({ control: props.control, name: "promptId" as FieldPath<T> });
+  return (
+    <AutomationPickers
+      choices={props.choices}
+      integration={integration}
+      prompt={prompt}
+      labels={props.labels}
+      testIdPrefix={props.testIdPrefix}
+    />
   );
 }

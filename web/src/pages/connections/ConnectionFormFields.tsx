@@ -10,7 +10,7 @@ import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { type Control, Controller, type FieldPath } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { AutomationSelect, useAutomationChoices } from "../../components/automation/AutomationSelect";
+import { AutomationFormPickers, useAutomationChoices } from "../../components/automation/AutomationSelect";
 import { FormTextField } from "../../components/form/FormTextField";
 import { validationText } from "../../lib/validation";
 import type { ConnectionFormValues } from "./connection-form";
@@ -231,38 +231,12 @@ export function ConnectionFormFields({ control, isNew, defaultLocked, queues }: 
         {count("timeSendQueue", "connection-time-send-queue")}
         {count("maxUseBotQueues", "connection-max-bot")}
         {count("timeUseBotQueues", "connection-time-bot")}
-        {choices.integrations && (
-          <Controller
-            name="integrationId"
-            control={control}
-            render={({ field }) => (
-              <AutomationSelect
-                label={t("modal.integration")}
-                noneLabel={t("modal.none")}
-                value={field.value}
-                onChange={field.onChange}
-                choices={choices.integrations ?? []}
-                testId="connection-integration"
-              />
-            )}
-          />
-        )}
-        {choices.prompts && (
-          <Controller
-            name="promptId"
-            control={control}
-            render={({ field }) => (
-              <AutomationSelect
-                label={t("modal.prompt")}
-                noneLabel={t("modal.none")}
-                value={field.value}
-                onChange={field.onChange}
-                choices={choices.prompts ?? []}
-                testId="connection-prompt"
-              />
-            )}
-          />
-        )}
+        <AutomationFormPickers
+          control={control}
+          choices={choices}
+          labels={{ integration: t("modal.integration"), prompt: t("modal.prompt"), none: t("modal.none") }}
+          testIdPrefix="connection"
+        />
       </Box>
 
       <Section title={t("modal.sectionExpiry")} />

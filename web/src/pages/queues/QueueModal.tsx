@@ -15,7 +15,7 @@ import { FormTextField } from "../../components/form/FormTextField";
 import { FormDialog } from "../../components/list-kit/FormDialog";
 import { SchedulesEditor } from "../../components/schedules/SchedulesEditor";
 import { TimeZonePicker } from "../../components/schedules/TimeZonePicker";
-import { AutomationSelect, useAutomationChoices } from "../../components/automation/AutomationSelect";
+import { AutomationFormPickers, useAutomationChoices } from "../../components/automation/AutomationSelect";
 import { toast } from "../../lib/toast";
 import { type OptionDraft, draftInvalid } from "./option-drafts";
 import { QueueOptionsEditor } from "./QueueOptionsEditor";
@@ -177,38 +177,12 @@ export function QueueModal({ queueId, onClose }: Props) {
             </Typography>
             {(choices.integrations || choices.prompts) && (
               <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", sm: "1fr 1fr" } }}>
-                {choices.integrations && (
-                  <Controller
-                    control={form.control}
-                    name="integrationId"
-                    render={({ field }) => (
-                      <AutomationSelect
-                        label={t("modal.integration")}
-                        noneLabel={t("modal.none")}
-                        value={field.value}
-                        onChange={field.onChange}
-                        choices={choices.integrations ?? []}
-                        testId="queue-integration"
-                      />
-                    )}
-                  />
-                )}
-                {choices.prompts && (
-                  <Controller
-                    control={form.control}
-                    name="promptId"
-                    render={({ field }) => (
-                      <AutomationSelect
-                        label={t("modal.prompt")}
-                        noneLabel={t("modal.none")}
-                        value={field.value}
-                        onChange={field.onChange}
-                        choices={choices.prompts ?? []}
-                        testId="queue-prompt"
-                      />
-                    )}
-                  />
-                )}
+                <AutomationFormPickers
+                  control={form.control}
+                  choices={choices}
+                  labels={{ integration: t("modal.integration"), prompt: t("modal.prompt"), none: t("modal.none") }}
+                  testIdPrefix="queue"
+                />
               </Box>
             )}
             <Divider />

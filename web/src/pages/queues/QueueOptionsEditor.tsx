@@ -18,7 +18,7 @@ import { useTranslation } from "react-i18next";
 import { toastError } from "../../api/errors";
 import { useDeleteQueueOption, useQueueOptions } from "../../api/queues";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
-import { AutomationSelect, useAutomationChoices } from "../../components/automation/AutomationSelect";
+import { AutomationPickers, useAutomationChoices } from "../../components/automation/AutomationSelect";
 import { toast } from "../../lib/toast";
 import { type OptionDraft, draftInvalid, editDraft, newDraft } from "./option-drafts";
 
@@ -66,28 +66,14 @@ function DraftForm({ draft }: { draft: OptionDraft }) {
         />
         {(choices.integrations || choices.prompts) && (
           <Box sx={{ display: "grid", gap: 1, gridTemplateColumns: { xs: "1fr", sm: "1fr 1fr" } }}>
-            {choices.integrations && (
-              <AutomationSelect
-                size="small"
-                label={t("options.integration")}
-                noneLabel={t("modal.none")}
-                value={draft.qIntegrationId}
-                onChange={(qIntegrationId) => set({ qIntegrationId })}
-                choices={choices.integrations}
-                testId="queue-option-integration"
-              />
-            )}
-            {choices.prompts && (
-              <AutomationSelect
-                size="small"
-                label={t("options.prompt")}
-                noneLabel={t("modal.none")}
-                value={draft.promptId}
-                onChange={(promptId) => set({ promptId })}
-                choices={choices.prompts}
-                testId="queue-option-prompt"
-              />
-            )}
+            <AutomationPickers
+              size="small"
+              choices={choices}
+              integration={{ value: draft.qIntegrationId, onChange: (qIntegrationId) => set({ qIntegrationId }) }}
+              prompt={{ value: draft.promptId, onChange: (promptId) => set({ promptId }) }}
+              labels={{ integration: t("options.integration"), prompt: t("options.prompt"), none: t("modal.none") }}
+              testIdPrefix="queue-option"
+            />
           </Box>
         )}
       </Box>
