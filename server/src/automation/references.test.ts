@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prompts, queueIntegrations, queueOptions, queues, whatsapps } from "../db/schema/index.js";
+import { companies, plans, prompts, queueIntegrations, queueOptions, queues, whatsapps } from "../db/schema/index.js";
 import { type TestApp, getTestApp } from "../test/app.js";
 import { buildCompany, buildPlan, buildQueue, login } from "../test/factories.js";
 import { caller, expectError, uid } from "../test/http.js";
@@ -15,7 +15,7 @@ const call = caller(() => t.app);
 
 /** A company with a prompt and a typebot integration of its own, its admin logged in. */
 async function companyWithAutomations() {
-  const plan = await buildPlan(t.app, { connections: 10, queues: 10 });
+  const plan = await buildPlan(t.app, { connections: 10, queues: 10, useOpenAi: true, useIntegrations: true });
   const c = await buildCompany(t.app, { planId: plan.id });
   const db = t.app.charla.db;
   const [prompt] = await db
@@ -148,5 +148,43 @@ describe("automation references: areas, options and connections point at the com
     expect(put.json()).toMatchObject({ promptId: null, integrationId: null });
     const [row] = await t.app.charla.db.select().from(whatsapps).where(eq(whatsapps.id, created.id));
     expect(row).toMatchObject({ promptId: null, integrationId: null });
+  });
+
+  it("pointing at a new prompt or integration needs the plan's flag; a value already held is kept without it", async () => {
+    const mine = await companyWithAutomations();
+    const db = t.app.charla.db;
+    const res = await call(mine.s, "POST", "/queue", queueForm({ promptId: mine.prompt.id, integrationId: mine.integration.id }));
+    expect(res.statusCode, res.body).toBe(201);
+    const area = res.json();
+    const [company] = await db.select().from(companies).where(eq(companies.id, mine.c.id));
+    await db.update(plans).set({ useOpenAi: false, useIntegrations: false }).where(eq(plans.id, company.planId));
+
+    // the area keeps what it holds, and is still edited as a whole
+    const kept = await call(mine.s, "PUT", `/queue/${area.id}`, {
+      ...queueForm({ promptId: mine.prompt.id }),
+      integrationId: mine.integration.id,
+    });
+    expect(kept.statusCode, kept.body).toBe(200);
+    // a new one is refused, by the API and not only by the hidden pickers
+    expectError(await call(mine.s, "POST", "/queue", queueForm({ promptId: mine.prompt.id })), 403, "ERR_NO_PERMISSION");
+    expectError(
+      await call(mine.s, "POST", "/queue", queueForm({ integrationId: mine.integration.id })),
+      403,
+      "ERR_NO_PERMISSION",
+    );
+    expectError(
+      await call(mine.s, "POST", "/whatsapp", connectionForm({ integrationId: mine.integration.id })),
+      403,
+      "ERR_NO_PERMISSION",
+    );
+    const plain = (await call(mine.s, "POST", "/queue", queueForm())).json();
+    expectError(
+      await call(mine.s, "PUT", `/queue/${plain.id}`, queueForm({ promptId: mine.prompt.id })),
+      403,
+      "ERR_NO_PERMISSION",
+    );
+    // and clearing it needs no flag
+    const cleared = await call(mine.s, "PUT", `/queue/${area.id}`, queueForm({ promptId: null, integrationId: null }));
+    expect(cleared.json()).toMatchObject({ promptId: null, integrationId: null });
   });
 });

@@ -1,17 +1,20 @@
 import { and, eq } from "drizzle-orm";
 import type { Tx } from "../db/client.js";
 import type { Scoped } from "../db/scoped.js";
-import { prompts, queueIntegrations, queueOptions, queues, tickets, whatsapps } from "../db/schema/index.js";
+import { companies, plans, prompts, queueIntegrations, queueOptions, queues, tickets, whatsapps } from "../db/schema/index.js";
 import { AppError } from "../lib/app-error.js";
+
+type Refs = { promptId?: number | null; integrationId?: number | null };
 
 /**
  * A form's `promptId` / `integrationId` (areas, options, connections) must name one of the company's
- * own: another company's id answers as not found, like any foreign id.
+ * own: another company's id answers as not found, like any foreign id. Pointing at a new one also needs
+ * the plan's flag (useOpenAi, useIntegrations: core §6); a value the record already holds (`current`)
+ * is kept without it, so a plan that lost the flag still lets its areas and connections be edited.
  */
-export async function assertOwnAutomation(
-  q: Scoped,
-  refs: { promptId?: number | null; integrationId?: number | null },
-): Promise<void> {
+export async function assertOwnAutomation(q: Scoped, refs: Refs, current?: Refs): Promise<void> {
+  const newPrompt = refs.promptId != null && refs.promptId !== current?.promptId ? refs.promptId : null;
+  const newIntegration = refs.integrationId != null && refs.integrationId !== current?.integrationId ? refs.integrationId : null;
   if (refs.promptId != null) {
     const [p] = await q.db
       .select({ id: prompts.id })
@@ -25,6 +28,15 @@ export async function assertOwnAutomation(
       .from(queueIntegrations)
       .where(q.queueIntegrations.where(eq(queueIntegrations.id, refs.integrationId)));
     if (!i) throw new AppError("ERR_NO_INTEGRATION_FOUND");
+  }
+  if (newPrompt === null && newIntegration === null) return;
+  const [plan] = await q.db
+    .select({ useOpenAi: plans.useOpenAi, useIntegrations: plans.useIntegrations })
+    .from(companies)
+    .innerJoin(plans, eq(plans.id, companies.planId))
+    .where(eq(companies.id, q.companyId));
+  if ((newPrompt !== null && !plan?.useOpenAi) || (newIntegration !== null && !plan?.useIntegrations)) {
+    throw new AppError("ERR_NO_PERMISSION", { data: { reason: "plan" } });
   }
 }
 

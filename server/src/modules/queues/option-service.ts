@@ -101,7 +101,12 @@ export function createQueueOption(ctx: RequestCtx, input: CreateInput): Promise<
 /** PUT /queue-options/{id}: title, message, its typebot or prompt (when sent); its place in the tree does not move. */
 export async function updateQueueOption(ctx: RequestCtx, id: number, input: UpdateInput): Promise<QueueOptionView> {
   const q = scoped(ctx.db, ctx.companyId);
-  await assertOwnAutomation(q, { promptId: input.promptId, integrationId: input.q_integration_id });
+  const before = found(await q.queueOptions.findById(id), "ERR_NO_QUEUE_OPTION_FOUND");
+  await assertOwnAutomation(
+    q,
+    { promptId: input.promptId, integrationId: input.q_integration_id },
+    { promptId: before.promptId, integrationId: before.qIntegrationId },
+  );
   const changes = {
     ...(input.title !== undefined ? { title: input.title } : {}),
     ...(input.message !== undefined ? { message: input.message } : {}),

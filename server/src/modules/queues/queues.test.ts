@@ -2,7 +2,7 @@ import { DEFAULT_SCHEDULES, Events, type Profile, type QueueView } from "@charla
 import { eq } from "drizzle-orm";
 import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prompts, queueOptions, queues, whatsappQueues, whatsapps } from "../../db/schema/index.js";
+import { companies, plans, prompts, queueOptions, queues, whatsappQueues, whatsapps } from "../../db/schema/index.js";
 import { type TestApp, getTestApp } from "../../test/app.js";
 import { eventListener } from "../../test/events.js";
 import {
@@ -91,8 +91,10 @@ describe("#queues.create", () => {
 
   it("stores zone_time as timeZone, the week with its Spanish labels, the order and the messages", async () => {
     const { c, s } = await sessionIn();
-    // the area's prompt is one of the company's own (automation/references.ts)
+    // the area's prompt is one of the company's own, and its plan has prompts (automation/references.ts)
     const [prompt] = await t.app.charla.db.insert(prompts).values({ companyId: c.id, name: "P", prompt: "p" }).returning();
+    const [company] = await t.app.charla.db.select().from(companies).where(eq(companies.id, c.id));
+    await t.app.charla.db.update(plans).set({ useOpenAi: true }).where(eq(plans.id, company.planId));
     const schedules = [
       { weekdayEn: "monday", weekday: "Whatever", startTime: "09:00", endTime: "17:30" },
       { weekdayEn: "sunday", startTime: "00:00", endTime: "00:00" },

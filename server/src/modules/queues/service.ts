@@ -94,9 +94,9 @@ export function createQueue(ctx: RequestCtx, input: Input): Promise<QueueView> {
 export function updateQueue(ctx: RequestCtx, id: number, input: Input): Promise<QueueView> {
   return withTransaction(ctx.db, async (tx, afterCommit) => {
     const q = scoped(tx, ctx.companyId);
-    found(await q.queues.lockById(id), "ERR_NO_QUEUE_FOUND");
+    const before = found(await q.queues.lockById(id), "ERR_NO_QUEUE_FOUND");
     await assertFree(q, input, id);
-    await assertOwnAutomation(q, input);
+    await assertOwnAutomation(q, input, before);
     const row = found(await q.queues.update(id, fieldsOf(input)).catch(mapUnique), "ERR_NO_QUEUE_FOUND");
     const view = presentQueue(row);
     afterCommit(() => emitQueue(ctx, { action: "update", queue: view }));

@@ -54,7 +54,7 @@ export async function releaseQueue(q: Scoped, queueId: number): Promise<number[]
 }
 
 /** Queues of the caller's company only; a greeting is required when the contact must choose (core §5). */
-async function checkQueues(q: Scoped, input: Input) {
+async function checkQueues(q: Scoped, input: Input, current?: { promptId: number | null; integrationId: number | null }) {
   const ids = [...new Set(input.queueIds)];
   if (ids.length) {
     const owned = await q.db
@@ -66,7 +66,7 @@ async function checkQueues(q: Scoped, input: Input) {
   if (input.sendIdQueue) found(await q.queues.findById(input.sendIdQueue), "ERR_NO_QUEUE_FOUND");
   if (ids.length > 1 && !input.greetingMessage.trim()) throw new AppError("ERR_WAPP_GREETING_REQUIRED");
   // its prompt and integration must be the company's own (automation/references.ts)
-  await assertOwnAutomation(q, input);
+  await assertOwnAutomation(q, input, current);
   return ids;
 }
 
@@ -163,7 +163,7 @@ export function updateConnection(ctx: RequestCtx, id: number, input: Input): Pro
   return withTransaction(ctx.db, async (tx, afterCommit) => {
     const q = scoped(tx, ctx.companyId);
     const current = found(await q.whatsapps.lockById(id), "ERR_NO_WAPP_FOUND");
-    const queueIds = await checkQueues(q, input);
+    const queueIds = await checkQueues(q, input, current);
     // the default cannot simply be switched off: another connection must become the default instead
     if (current.isDefault && !input.isDefault) throw new AppError("ERR_NO_OTHER_WHATSAPP");
     // the provider is chosen at creation; a live session cannot change what runs it
