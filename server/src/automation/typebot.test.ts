@@ -194,6 +194,30 @@ describe("typebot: a conversation through its chat API", () => {
     expect(second.ack).toBeGreaterThan(0);
   });
 
+  it("a customer quicker than its spaced texts: the next answer is dated after them, never overtaking them", async () => {
+    const a = await typebotArea({ typebotDelayMessage: 60_000 });
+    bot.answer = (call) =>
+      call.kind === "start"
+        ? { body: { messages: [textBubble("uno"), textBubble("dos")], input: textInput() } }
+        : { body: { messages: [textBubble("tres")], input: textInput() } };
+    await a.say("Hola");
+    // answered while "dos" is still a minute away
+    await a.say("ya");
+    const rows = await a.s.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.contactId, await a.ana.contactId()), eq(messages.fromMe, true)))
+      .orderBy(asc(messages.createdAt));
+    expect(rows.map((r) => r.body)).toEqual(["uno", "dos", "tres"]);
+    expect(rows[2].createdAt.getTime() - rows[1].createdAt.getTime()).toBe(60_000);
+    const [job] = await a.s.db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.companyId, a.w.companyId), eq(jobs.kind, "message.deliver")))
+      .then((all) => all.filter((j) => (j.payload as { messageIds: number[] }).messageIds.includes(rows[2].id)));
+    expect(job.runAfter.getTime()).toBe(rows[2].createdAt.getTime());
+  });
+
   it("the finish keyword, in any case or accents, hands the ticket back to the area without asking Typebot", async () => {
     const a = await typebotArea({ typebotKeywordFinish: "Adiós" });
     bot.answer = () => ({ body: { messages: [textBubble("Hola")], input: textInput() } });

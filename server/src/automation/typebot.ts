@@ -1,9 +1,9 @@
-import { eq } from "drizzle-orm";
+import { eq, max } from "drizzle-orm";
 import { type BotPatch, type BotWorld, type TicketRow, claimTurnWith } from "../chatbot/state.js";
 import { fold } from "../chatbot/menus.js";
 import { owesTurn } from "../chatbot/turns.js";
 import { type Scoped, scoped } from "../db/scoped.js";
-import { jobs, tickets, typebotSessions } from "../db/schema/index.js";
+import { jobs, messages, tickets, typebotSessions } from "../db/schema/index.js";
 import { withTransaction } from "../db/tx.js";
 import type { Tx } from "../db/client.js";
 import type { AfterCommit } from "../db/tx.js";
@@ -148,6 +148,16 @@ async function keepSession(q: Scoped, ticketId: number, integrationId: number, s
     .onConflictDoUpdate({ target: typebotSessions.ticketId, set: { integrationId, sessionId, lastAt: now } });
 }
 
+/** When the ticket's latest text is dated (a spaced one is dated when it is due), in ms; null for none. */
+async function lastDatedText(tx: Tx, companyId: number, ticketId: number): Promise<number | null> {
+  const q = scoped(tx, companyId);
+  const [row] = await q.db
+    .select({ at: max(messages.createdAt) })
+    .from(messages)
+    .where(q.messages.where(eq(messages.ticketId, ticketId), eq(messages.fromMe, true)));
+  return row?.at ? new Date(row.at).getTime() : null;
+}
+
 /**
  * The texts as automatic messages, spaced by `delayMs`: the first goes out at once (the ticket's
  * delivery lane); each next one is recorded now, dated when it is due, with its own delivery job due
@@ -157,14 +167,22 @@ async function keepSession(q: Scoped, ticketId: number, integrationId: number, s
 async function queueSpaced(w: BotWorld, tx: Tx, afterCommit: AfterCommit, ticket: TicketRow, texts: string[], delayMs: number) {
   if (texts.length === 0) return;
   const companyId = w.q.companyId;
-  if (delayMs <= 0 || texts.length === 1) {
+  // a customer quicker than the last turn's spaced texts: this turn's follow them, never overtakes them
+  const queuedUntil = await lastDatedText(tx, companyId, ticket.id);
+  const now = Date.now();
+  const first = queuedUntil !== null && queuedUntil > now ? queuedUntil + Math.max(delayMs, 1) : now;
+  if (first === now && (delayMs <= 0 || texts.length === 1)) {
     await queueAutomatic(w.s, tx, afterCommit, companyId, ticket, texts);
     return;
   }
-  const start = new Date();
-  await queueAutomatic(w.s, tx, afterCommit, companyId, ticket, texts.slice(0, 1), start);
-  for (let i = 1; i < texts.length; i++) {
-    const at = new Date(start.getTime() + i * delayMs);
+  const start = new Date(first);
+  let from = 0;
+  if (first === now) {
+    await queueAutomatic(w.s, tx, afterCommit, companyId, ticket, texts.slice(0, 1), start);
+    from = 1;
+  }
+  for (let i = from; i < texts.length; i++) {
+    const at = new Date(start.getTime() + i * Math.max(delayMs, 1));
     const [{ companyId: _, ...values }] = automaticValues(companyId, ticket, [texts[i]], at);
     const row = await scoped(tx, companyId).messages.insert(values);
     const [job] = await tx
