@@ -85,6 +85,16 @@ export const ListGroupsResponse = z.object({
 
 /** Every external error: the catalogue's body. */
 export const ExternalError = z.object({ error: z.string(), message: z.string() });
+/** Every error of the API, as the error handler writes it (validation issues and data when there are some). */
+export const ApiErrorBody = ExternalError.extend({
+  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  data: z.record(z.string(), z.unknown()).optional(),
+}).describe("A catalogue error: `error` is its code, `message` its text (es); validation errors list their `issues`.");
+/** The error answers of a documented route. */
+export const ApiErrors = { "4xx": ApiErrorBody, "5xx": ApiErrorBody } as const;
 
 /** GET/POST /whatsapp/{id}/api-token: the connection's external API token (admins). */
-export type ApiTokenView = { apiToken: string };
+export const ApiTokenView = z
+  .object({ apiToken: z.string().describe("Send it as `Authorization: Bearer <apiToken>`.") })
+  .describe("The connection's external API token.");
+export type ApiTokenView = z.infer<typeof ApiTokenView>;

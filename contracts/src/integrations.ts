@@ -54,44 +54,56 @@ export const IntegrationForm = z
   });
 export type IntegrationForm = z.input<typeof IntegrationForm>;
 
-/** secondary §3 QueueIntegration, as answered to the company's admins (`apikey` in full: it is theirs to copy). */
-export type IntegrationView = {
-  id: number;
-  type: IntegrationType;
-  name: string;
-  projectName: string;
-  urlN8N: string;
-  apikey: string;
-  typebotSlug: string;
-  typebotExpires: number;
-  typebotDelayMessage: number;
-  typebotKeywordFinish: string;
-  typebotUnknownMessage: string;
-  jsonContent: string;
-  language: string;
-  /** The last delivery's outcome, for the list (null before any). */
-  lastDelivery: DeliveryView | null;
-  createdAt: string;
-  updatedAt: string;
-};
-export type IntegrationsPage = { queueIntegrations: IntegrationView[]; hasMore: boolean; count: number };
-
-export type DeliveryStatus = "pending" | "delivered" | "retrying" | "dead";
+export const DeliveryStatuses = ["pending", "delivered", "retrying", "dead"] as const;
+export type DeliveryStatus = (typeof DeliveryStatuses)[number];
 /** One row of an integration's delivery log (GET /queueIntegration/{id}/deliveries). */
-export type DeliveryView = {
-  id: number;
-  webhookId: string;
-  event: "message" | "test";
-  status: DeliveryStatus;
-  attempts: number;
-  lastStatus: number | null;
-  lastError: string;
-  ticketId: number | null;
-  createdAt: string;
-  lastAttemptAt: string | null;
-  deliveredAt: string | null;
-};
-export type DeliveriesPage = { deliveries: DeliveryView[]; hasMore: boolean };
+export const DeliveryView = z
+  .object({
+    id: z.number(),
+    webhookId: z.string(),
+    event: z.enum(["message", "test"]),
+    status: z.enum(DeliveryStatuses),
+    attempts: z.number(),
+    lastStatus: z.number().nullable(),
+    lastError: z.string(),
+    ticketId: z.number().nullable(),
+    createdAt: z.string(),
+    lastAttemptAt: z.string().nullable(),
+    deliveredAt: z.string().nullable(),
+  })
+  .describe("One delivery of an event to the integration's URL.");
+export type DeliveryView = z.infer<typeof DeliveryView>;
+export const DeliveriesPage = z.object({ deliveries: z.array(DeliveryView), hasMore: z.boolean() });
+export type DeliveriesPage = z.infer<typeof DeliveriesPage>;
+
+/** secondary §3 QueueIntegration, as answered to the company's admins (`apikey` in full: it is theirs to copy). */
+export const IntegrationView = z
+  .object({
+    id: z.number(),
+    type: z.enum(IntegrationTypes),
+    name: z.string(),
+    projectName: z.string(),
+    urlN8N: z.string(),
+    apikey: z.string().describe("The webhook's secret key, sent as `secret-key` and signing each delivery."),
+    typebotSlug: z.string(),
+    typebotExpires: z.number(),
+    typebotDelayMessage: z.number(),
+    typebotKeywordFinish: z.string(),
+    typebotUnknownMessage: z.string(),
+    jsonContent: z.string(),
+    language: z.string(),
+    lastDelivery: DeliveryView.nullable().describe("The last delivery's outcome (null before any)."),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .describe("A queue integration.");
+export type IntegrationView = z.infer<typeof IntegrationView>;
+export const IntegrationsPage = z.object({
+  queueIntegrations: z.array(IntegrationView),
+  hasMore: z.boolean(),
+  count: z.number(),
+});
+export type IntegrationsPage = z.infer<typeof IntegrationsPage>;
 
 /**
  * The webhook POST body (secondary §3): the ticket's last 5 messages, the event, the ticket and the

@@ -56,26 +56,30 @@ export const PromptForm = z.object({
 export type PromptForm = z.input<typeof PromptForm>;
 
 /** secondary §3 Prompt, as answered: the key never in full (`apiKey` is its masked tail). */
-export type PromptView = {
-  id: number;
-  name: string;
-  prompt: string;
-  voice: string;
-  voiceKey: string;
-  voiceRegion: string;
-  model: string;
-  maxTokens: number;
-  temperature: number;
-  apiKey: string;
-  hasApiKey: boolean;
-  baseUrl: string;
-  queueId: number | null;
-  queue: { id: number; name: string; color: string } | null;
-  maxMessages: number;
-  createdAt: string;
-  updatedAt: string;
-};
-export type PromptsPage = { prompts: PromptView[]; hasMore: boolean; count: number };
+export const PromptView = z
+  .object({
+    id: z.number(),
+    name: z.string(),
+    prompt: z.string(),
+    voice: z.string(),
+    voiceKey: z.string(),
+    voiceRegion: z.string(),
+    model: z.string(),
+    maxTokens: z.number(),
+    temperature: z.number(),
+    apiKey: z.string().describe("The key's masked tail, never the key."),
+    hasApiKey: z.boolean(),
+    baseUrl: z.string(),
+    queueId: z.number().nullable(),
+    queue: z.object({ id: z.number(), name: z.string(), color: z.string() }).nullable(),
+    maxMessages: z.number(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .describe("An AI prompt.");
+export type PromptView = z.infer<typeof PromptView>;
+export const PromptsPage = z.object({ prompts: z.array(PromptView), hasMore: z.boolean(), count: z.number() });
+export type PromptsPage = z.infer<typeof PromptsPage>;
 
 /** POST /ia/models: list what a key (typed, not yet saved) can use; GET /ia/models?promptId= uses a stored one. */
 export const ModelsQuery = z.object({ promptId: IdSchema.optional() });
@@ -85,7 +89,10 @@ export const ModelsProbe = z.object({
   promptId: IdSchema.optional(),
 });
 export type ModelsProbe = z.input<typeof ModelsProbe>;
-export type ModelsList = { models: { model: string }[] };
+export const ModelsList = z
+  .object({ models: z.array(z.object({ model: z.string() })) })
+  .describe("The models the endpoint offers.");
+export type ModelsList = z.infer<typeof ModelsList>;
 
 /** `company-{id}-prompt` (secondary §7). */
 export type PromptEvent = { action: "create" | "update"; prompt: PromptView } | { action: "delete"; promptId: number };

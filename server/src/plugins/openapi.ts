@@ -5,6 +5,9 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-pro
 import { z } from "zod";
 
 type Doc = Parameters<typeof jsonSchemaTransform>[0];
+
+/** How an app route (`/api/v1`) joins the document: under its tag, behind a user's login. */
+export const appRouteDoc = (tag: string) => ({ tags: [tag], security: [{ userAuth: [] }] });
 type JsonObject = Record<string, unknown>;
 
 const isZod = (v: unknown): v is z.ZodType => !!v && typeof (v as z.ZodType).safeParse === "function";
@@ -37,22 +40,29 @@ function transform(doc: Doc) {
   return out;
 }
 
-/** Routes of the document: those tagged (the external API); the app's own /api/v1 stays out of it. */
+/** Routes of the document: those tagged (the external API, and the app's routes given a response schema). */
 export const openapiPlugin = fp(async (app: FastifyInstance) => {
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
       info: {
-        title: "Charla — External API",
+        title: "Charla API",
         version: "1.0.0",
         description:
           "Send WhatsApp messages, save contacts, read a ticket's messages and list groups through a connection. " +
           "Authenticate with the connection's API token (Connections → Token): `Authorization: Bearer <token>`. " +
-          "Every error answers `{error, message}` with a code of the catalogue; 429 comes with Retry-After.",
+          "Every error answers `{error, message}` with a code of the catalogue; 429 comes with Retry-After. " +
+          "The app's own routes under `/api/v1` documented here (AI prompts, queue integrations, a connection's API token) take a user's access token instead.",
       },
       components: {
         securitySchemes: {
           bearerAuth: { type: "http", scheme: "bearer", description: "The connection's API token (Connections → Token)." },
+          userAuth: {
+            type: "http",
+            scheme: "bearer",
+            bearerFormat: "JWT",
+            description: "A user's access token (POST /api/v1/auth/login), for the app's own routes under /api/v1.",
+          },
         },
       },
     },

@@ -1,6 +1,6 @@
 import {
   ExternalApi,
-  ExternalError,
+  ApiErrors,
   ExternalSendResponse,
   ExternalSendText,
   ListGroupsResponse,
@@ -16,13 +16,7 @@ import type { Services } from "../../context.js";
 import { apiTokenHook, callerOf } from "./auth.js";
 import { listGroups, readSendRequest, sendExternal, shareContact, ticketMessages } from "./service.js";
 
-/** Every error of the external API: the catalogue's body (validation issues and data when there are some). */
-export const ApiErrorBody = ExternalError.extend({
-  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-  data: z.record(z.string(), z.unknown()).optional(),
-}).describe("A catalogue error: `error` is its code, `message` its text (es); validation errors list their `issues`.");
-
-const errors = { "4xx": ApiErrorBody, "5xx": ApiErrorBody } as const;
+const errors = ApiErrors;
 const IdempotencyHeaders = z.object({
   "idempotency-key": z.string().trim().min(1).max(ExternalApi.idempotencyKeyMax, "validation.tooLong").optional(),
 });

@@ -1,9 +1,21 @@
-import { IdParams, ModelsProbe, ModelsQuery, PageQuery, PromptForm } from "@charla/contracts";
+import {
+  ApiErrors,
+  IdParams,
+  ModelsList,
+  ModelsProbe,
+  ModelsQuery,
+  PageQuery,
+  PromptForm,
+  PromptView,
+  PromptsPage,
+} from "@charla/contracts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { endpointOf, listModels, promptEndpoint } from "../../automation/ai-client.js";
+import { z } from "zod";
 import { scopedFor } from "../../db/scoped.js";
 import { found } from "../../lib/app-error.js";
+import { appRouteDoc } from "../../plugins/openapi.js";
 import { findPromptView, pagePrompts } from "./queries.js";
 import { createPrompt, deletePrompt, updatePrompt } from "./service.js";
 
@@ -14,27 +26,38 @@ import { createPrompt, deletePrompt, updatePrompt } from "./service.js";
 export async function promptsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const manage = { permission: "prompts.manage" } as const;
+  const doc = appRouteDoc("AI prompts");
+  const one = { 200: PromptView, ...ApiErrors };
+  const models = { 200: ModelsList, ...ApiErrors };
 
-  r.get("/prompt", { schema: { querystring: PageQuery }, config: manage }, (req) =>
-    pagePrompts(scopedFor(req), req.ctx.secrets, req.query.searchParam, req.query.pageNumber),
+  r.get(
+    "/prompt",
+    { schema: { ...doc, querystring: PageQuery, response: { 200: PromptsPage, ...ApiErrors } }, config: manage },
+    (req) => pagePrompts(scopedFor(req), req.ctx.secrets, req.query.searchParam, req.query.pageNumber),
   );
 
-  r.get("/prompt/:id", { schema: { params: IdParams }, config: manage }, async (req) =>
+  r.get("/prompt/:id", { schema: { ...doc, params: IdParams, response: one }, config: manage }, async (req) =>
     found(await findPromptView(scopedFor(req), req.ctx.secrets, req.params.id), "ERR_NO_PROMPT_FOUND"),
   );
 
-  r.post("/prompt", { schema: { body: PromptForm }, config: manage }, async (req, reply) =>
-    reply.status(201).send(await createPrompt(req.ctx, req.body)),
+  r.post(
+    "/prompt",
+    { schema: { ...doc, body: PromptForm, response: { 201: PromptView, ...ApiErrors } }, config: manage },
+    async (req, reply) => reply.status(201).send(await createPrompt(req.ctx, req.body)),
   );
 
-  r.put("/prompt/:id", { schema: { params: IdParams, body: PromptForm }, config: manage }, (req) =>
+  r.put("/prompt/:id", { schema: { ...doc, params: IdParams, body: PromptForm, response: one }, config: manage }, (req) =>
     updatePrompt(req.ctx, req.params.id, req.body),
   );
 
-  r.delete("/prompt/:id", { schema: { params: IdParams }, config: manage }, (req) => deletePrompt(req.ctx, req.params.id));
+  r.delete(
+    "/prompt/:id",
+    { schema: { ...doc, params: IdParams, response: { 200: z.object({ message: z.string() }), ...ApiErrors } }, config: manage },
+    (req) => deletePrompt(req.ctx, req.params.id),
+  );
 
   /** The models of a stored prompt's endpoint (`?promptId=`), else of the install's (OPENAI_BASE_URL). */
-  r.get("/ia/models", { schema: { querystring: ModelsQuery }, config: manage }, async (req) => {
+  r.get("/ia/models", { schema: { ...doc, querystring: ModelsQuery, response: models }, config: manage }, async (req) => {
     const { config, secrets } = req.ctx;
     const id = req.query.promptId;
     const endpoint = id
@@ -47,7 +70,7 @@ export async function promptsRoutes(app: FastifyInstance) {
    * The models a typed key and URL reach, before the prompt is saved. A blank key on an edited prompt
    * (`promptId`) uses its stored key, but only towards its stored URL: a typed URL never receives it.
    */
-  r.post("/ia/models", { schema: { body: ModelsProbe }, config: manage }, async (req) => {
+  r.post("/ia/models", { schema: { ...doc, body: ModelsProbe, response: models }, config: manage }, async (req) => {
     const { config, secrets } = req.ctx;
     const { promptId } = req.body;
     const baseUrl = req.body.baseUrl ?? "";

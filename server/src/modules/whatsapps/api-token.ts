@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { type ApiTokenView, IdParams } from "@charla/contracts";
+import { ApiErrors, ApiTokenView, IdParams } from "@charla/contracts";
 import { and, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -8,6 +8,7 @@ import { scoped } from "../../db/scoped.js";
 import { whatsapps } from "../../db/schema/index.js";
 import { found } from "../../lib/app-error.js";
 import { secretHash } from "../../lib/secret-box.js";
+import { appRouteDoc } from "../../plugins/openapi.js";
 
 /** A new external API token: `chr_` and 32 random bytes, base64url (the prefix tells it from a login token). */
 export function newApiToken(): string {
@@ -42,12 +43,22 @@ export async function apiTokenRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   // the company's admins, while the plan has the external API (core §6): nobody else holds a key to it
   const config = { permission: "external-api.view" } as const;
-  r.get("/whatsapp/:id/api-token", { schema: { params: IdParams }, config }, async (req, reply) => {
-    reply.header("cache-control", "no-store");
-    return apiTokenOf(req.ctx, req.ctx.companyId, req.params.id, false);
-  });
-  r.post("/whatsapp/:id/api-token", { schema: { params: IdParams }, config }, async (req, reply) => {
-    reply.header("cache-control", "no-store");
-    return apiTokenOf(req.ctx, req.ctx.companyId, req.params.id, true);
-  });
+  const doc = appRouteDoc("Connections");
+  const response = { 200: ApiTokenView, ...ApiErrors };
+  r.get(
+    "/whatsapp/:id/api-token",
+    { schema: { ...doc, summary: "The connection's API token", params: IdParams, response }, config },
+    async (req, reply) => {
+      reply.header("cache-control", "no-store");
+      return apiTokenOf(req.ctx, req.ctx.companyId, req.params.id, false);
+    },
+  );
+  r.post(
+    "/whatsapp/:id/api-token",
+    { schema: { ...doc, summary: "Regenerate the connection's API token", params: IdParams, response }, config },
+    async (req, reply) => {
+      reply.header("cache-control", "no-store");
+      return apiTokenOf(req.ctx, req.ctx.companyId, req.params.id, true);
+    },
+  );
 }
