@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { IdSchema, V, requiredName, text, looseBoolOr, looseIdOrNull, looseTextOr } from "./common.js";
+import { type CloudConnectionView, CloudFields } from "./cloud.js";
 import type { QueueRef } from "./users.js";
 
 export const ConnectionStatuses = ["qrcode", "PAIRING", "OPENING", "CONNECTED", "DISCONNECTED", "TIMEOUT"] as const;
@@ -13,8 +14,11 @@ export type ConnectionStatus = (typeof ConnectionStatuses)[number];
 export const StatusReasons = ["", "VERSION_REJECTED", "REPLACED", "RECONNECT_LIMIT"] as const;
 export type StatusReason = (typeof StatusReasons)[number];
 
-/** Providers a connection may use: "beta" is WhatsApp Web through Baileys (core §3 provider, default beta). */
-export const ConnectionProviders = ["beta", "simulator"] as const;
+/**
+ * Providers a connection may use: "beta" is WhatsApp Web through Baileys (core §3 provider, default
+ * beta); "cloud" Meta's official WhatsApp Cloud API (issue 31); "simulator" the built-in phone.
+ */
+export const ConnectionProviders = ["beta", "simulator", "cloud"] as const;
 export type ConnectionProvider = (typeof ConnectionProviders)[number];
 
 const message = looseTextOr(text().max(4096, V.tooLong), "");
@@ -24,32 +28,34 @@ const minutes = z.coerce.number({ error: V.invalid }).int(V.invalid).min(0, V.in
  * Connection modal (core §5 Connection form, §9 defaults): name 2–50, the phone number required,
  * the messages, the queues (a greeting is required with more than one: ERR_WAPP_GREETING_REQUIRED).
  */
-export const ConnectionForm = z.object({
-  name: requiredName,
-  /** The phone number to link; stored base64-encoded as the connection's token (core §3). */
-  number: z
-    .string({ error: V.required })
-    .trim()
-    .transform((raw) => raw.replace(/\D/g, ""))
-    .pipe(text().min(1, V.required).min(8, V.tooShort).max(20, V.tooLong)),
-  provider: z.enum(ConnectionProviders).optional().default("beta"),
-  isDefault: looseBoolOr(false),
-  greetingMessage: message,
-  complationMessage: message,
-  transferMessage: message,
-  outOfHoursMessage: message,
-  ratingMessage: message,
-  expiresInactiveMessage: message,
-  queueIds: z.array(IdSchema).max(100).optional().default([]),
-  promptId: looseIdOrNull(),
-  /** A queue integration serving the connection's tickets before any area (webhook, n8n, typebot). */
-  integrationId: looseIdOrNull(),
-  sendIdQueue: looseIdOrNull(),
-  timeSendQueue: minutes.optional().default(0),
-  maxUseBotQueues: minutes.optional().default(3),
-  timeUseBotQueues: minutes.optional().default(0),
-  expiresTicket: minutes.optional().default(0),
-});
+export const ConnectionForm = z
+  .object({
+    name: requiredName,
+    /** The phone number to link; stored base64-encoded as the connection's token (core §3). */
+    number: z
+      .string({ error: V.required })
+      .trim()
+      .transform((raw) => raw.replace(/\D/g, ""))
+      .pipe(text().min(1, V.required).min(8, V.tooShort).max(20, V.tooLong)),
+    provider: z.enum(ConnectionProviders).optional().default("beta"),
+    isDefault: looseBoolOr(false),
+    greetingMessage: message,
+    complationMessage: message,
+    transferMessage: message,
+    outOfHoursMessage: message,
+    ratingMessage: message,
+    expiresInactiveMessage: message,
+    queueIds: z.array(IdSchema).max(100).optional().default([]),
+    promptId: looseIdOrNull(),
+    /** A queue integration serving the connection's tickets before any area (webhook, n8n, typebot). */
+    integrationId: looseIdOrNull(),
+    sendIdQueue: looseIdOrNull(),
+    timeSendQueue: minutes.optional().default(0),
+    maxUseBotQueues: minutes.optional().default(3),
+    timeUseBotQueues: minutes.optional().default(0),
+    expiresTicket: minutes.optional().default(0),
+  })
+  .extend(CloudFields.shape);
 export type ConnectionForm = z.input<typeof ConnectionForm>;
 
 /**
@@ -95,6 +101,10 @@ export type ConnectionView = {
   timeUseBotQueues: number;
   expiresTicket: number;
   queues: QueueRef[];
+  /** A Cloud API connection's settings, for staff who may manage connections; null for other providers. */
+  cloud?: CloudConnectionView | null;
+  /** A Cloud API connection's webhook callback URL (absolute), for staff who may manage connections. */
+  webhookUrl?: string;
   updatedAt: string;
 };
 

@@ -36,3 +36,4 @@ export * from "./users.js";
 export * from "./prompts.js";
 export * from "./integrations.js";
 export * from "./external-api.js";
+export * from "./cloud.js";

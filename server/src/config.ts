@@ -77,6 +77,8 @@ export type Config = {
   secretsKey: string;
   /** The default OpenAI-compatible endpoint and key for prompts that name none (OPENAI_BASE_URL, OPENAI_API_KEY). */
   openaiBaseUrl: string;
+  /** Meta's Graph API for Cloud API connections (GRAPH_API_URL; tests point it at a local fake). */
+  graphApiUrl: string;
   openaiApiKey: string;
   /** How long an AI answer or a typebot call may take before the ticket goes to humans (AI_TIMEOUT_MS). */
   aiTimeoutMs: number;
@@ -166,6 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     paymentWebhookSecret: (env.PAYMENT_WEBHOOK_SECRET ?? "").trim(),
     secretsKey: (env.SECRETS_KEY ?? "").trim() || secrets?.seal || "",
     openaiBaseUrl: (env.OPENAI_BASE_URL ?? "").trim() || "https://api.openai.com/v1",
+    graphApiUrl: ((env.GRAPH_API_URL ?? "").trim() || "https://graph.facebook.com/v21.0").replace(/\/+$/, ""),
     openaiApiKey: (env.OPENAI_API_KEY ?? "").trim(),
     aiTimeoutMs: Math.max(1000, int(env.AI_TIMEOUT_MS, 30_000)),
     webhookTimeoutMs: Math.max(1000, int(env.WEBHOOK_TIMEOUT_MS, 10_000)),

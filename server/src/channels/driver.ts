@@ -131,7 +131,23 @@ export interface ChannelDriver {
    * ERR_WAPP_NOT_INITIALIZED when the session is not connected. Drivers without groups leave it out.
    */
   groups?(): Promise<ChannelGroup[]>;
+  /**
+   * Webhook channels (the Cloud API): a payload the webhook received and verified, read from its durable
+   * row; the driver maps it to this interface's events (messages, acks). Called again after a crash.
+   */
+  receiveWebhook?(payload: unknown): Promise<void>;
+  /** Channels with approved templates (the Cloud API): the only message allowed outside the 24-hour window. */
+  sendTemplate?(number: string, template: TemplateMessage, opts?: SendOptions): Promise<Sent>;
+  /** The business account's templates, as the channel lists them. */
+  templates?(): Promise<ChannelTemplate[]>;
+  /** A call that proves the credentials and the number answer (saved connection's status); throws with a code. */
+  probe?(): Promise<{ number: string; name: string }>;
 }
+
+/** An approved message template to send (the Cloud API): its name, language and body parameters, filled. */
+export type TemplateMessage = { name: string; language: string; params: string[] };
+/** A template as the channel lists it (Graph API `message_templates`). */
+export type ChannelTemplate = { name: string; language: string; status: string; category: string; components: unknown[] };
 
 /** A group chat of the connection: its id (`…@g.us`), subject and number of participants. */
 export type ChannelGroup = { id: string; name: string; participants: number };
@@ -178,6 +194,11 @@ export const DRIVER_METHODS = {
   requestNewQr: { remote: { holder: "newQr" }, otherwise: "connect" },
   logout: { remote: { holder: "logout" }, otherwise: "disconnect" },
   pairWithCode: { remote: { holder: "pairWithCode" } },
+  // webhook channels run on every node: nothing held elsewhere to hand these to
+  receiveWebhook: { remote: "driver" },
+  sendTemplate: { remote: "driver" },
+  templates: { remote: "driver" },
+  probe: { remote: "driver" },
   // nothing loaded yet: nothing received, nothing to wait for
   whenIdle: { remote: "none", unbuilt: "skip" },
 } as const satisfies { readonly [M in DriverMethod]-?: MethodSpec };

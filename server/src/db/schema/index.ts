@@ -17,3 +17,4 @@ export * from "./chats.js";
 export * from "./announcements.js";
 export * from "./invoices.js";
 export * from "./automation.js";
+export * from "./cloud.js";

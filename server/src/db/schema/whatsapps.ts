@@ -3,6 +3,7 @@ import {
   boolean,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   serial,
@@ -50,6 +51,20 @@ export const whatsapps = pgTable(
      */
     apiTokenSealed: text("api_token_sealed").notNull().default(""),
     apiTokenHash: text("api_token_hash"),
+    /**
+     * Cloud API connections (provider "cloud", issue 31): Meta's ids, the secrets sealed (s.secrets),
+     * the random key in the webhook's URL that finds the connection, and the template automatic
+     * messages go as once the customer's 24-hour window is closed (its parameters may use `{{variables}}`).
+     */
+    cloudPhoneNumberId: text("cloud_phone_number_id").notNull().default(""),
+    cloudBusinessAccountId: text("cloud_business_account_id").notNull().default(""),
+    cloudAccessTokenSealed: text("cloud_access_token_sealed").notNull().default(""),
+    cloudAppSecretSealed: text("cloud_app_secret_sealed").notNull().default(""),
+    cloudVerifyTokenSealed: text("cloud_verify_token_sealed").notNull().default(""),
+    cloudWebhookKey: text("cloud_webhook_key"),
+    cloudTemplateName: text("cloud_template_name").notNull().default(""),
+    cloudTemplateLanguage: text("cloud_template_language").notNull().default(""),
+    cloudTemplateParams: jsonb("cloud_template_params").$type<string[]>().notNull().default([]),
     maxUseBotQueues: integer("max_use_bot_queues").notNull().default(3),
     timeUseBotQueues: integer("time_use_bot_queues").notNull().default(0),
     expiresTicket: integer("expires_ticket").notNull().default(0),
@@ -60,6 +75,7 @@ export const whatsapps = pgTable(
     unique("whatsapps_company_id_id_key").on(t.companyId, t.id),
     index("whatsapps_company_idx").on(t.companyId, t.name),
     uniqueIndex("whatsapps_api_token_hash_key").on(t.apiTokenHash),
+    uniqueIndex("whatsapps_cloud_webhook_key").on(t.cloudWebhookKey),
   ],
 );
 
