@@ -6,8 +6,8 @@ import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import FormHelperText from "@mui/material/FormHelperText";
 import Typography from "@mui/material/Typography";
-import { useState } from "react";
-import { Controller, useForm } from "react-hook-form";
+import { type ReactNode, useState } from "react";
+import { type Control, Controller, type UseFormReturn, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { ApiError } from "../../api/client";
@@ -73,6 +73,51 @@ function useSend() {
   };
 }
 
+/**
+ * What both test forms share: the title, the token and number fields, then the form's own fields and
+ * the send button. `prefix` names the test ids (api-text-…, api-media-…).
+ */
+function TestFormFrame<T extends { token: string; number: string }>({
+  form,
+  prefix,
+  onSubmit,
+  children,
+}: {
+  form: UseFormReturn<T>;
+  prefix: "api-text" | "api-media";
+  onSubmit: () => void;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation("messagesApi");
+  // the frame's own two fields: T has them whatever else it holds
+  const control = form.control as unknown as Control<{ token: string; number: string }>;
+  return (
+    <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: "grid", gap: 2 }} data-testid={`${prefix}-form`}>
+      <Typography variant="subtitle2">{t("test.title")}</Typography>
+      <FormTextField control={control} name="token" label={t("test.token")} testId={`${prefix}-token`} autoComplete="off" />
+      <FormTextField
+        control={control}
+        name="number"
+        label={t("test.number")}
+        helperText={t("test.numberHelp")}
+        testId={`${prefix}-number`}
+      />
+      {children}
+      <Box>
+        <Button
+          type="submit"
+          variant="contained"
+          startIcon={<SendIcon />}
+          disabled={form.formState.isSubmitting}
+          data-testid={`${prefix}-send`}
+        >
+          {t("test.send")}
+        </Button>
+      </Box>
+    </Box>
+  );
+}
+
 /** secondary §2, §5: the text message test form (token, number, body). */
 export function TextTestForm() {
   const { t } = useTranslation("messagesApi");
@@ -86,29 +131,9 @@ export function TextTestForm() {
     if (ok) form.reset({ ...values, body: "" });
   });
   return (
-    <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: "grid", gap: 2 }} data-testid="api-text-form">
-      <Typography variant="subtitle2">{t("test.title")}</Typography>
-      <FormTextField control={form.control} name="token" label={t("test.token")} testId="api-text-token" autoComplete="off" />
-      <FormTextField
-        control={form.control}
-        name="number"
-        label={t("test.number")}
-        helperText={t("test.numberHelp")}
-        testId="api-text-number"
-      />
+    <TestFormFrame form={form} prefix="api-text" onSubmit={onSubmit}>
       <FormTextField control={form.control} name="body" label={t("test.body")} testId="api-text-body" multiline minRows={2} />
-      <Box>
-        <Button
-          type="submit"
-          variant="contained"
-          startIcon={<SendIcon />}
-          disabled={form.formState.isSubmitting}
-          data-testid="api-text-send"
-        >
-          {t("test.send")}
-        </Button>
-      </Box>
-    </Box>
+    </TestFormFrame>
   );
 }
 
@@ -129,16 +154,7 @@ export function MediaTestForm() {
     }
   });
   return (
-    <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: "grid", gap: 2 }} data-testid="api-media-form">
-      <Typography variant="subtitle2">{t("test.title")}</Typography>
-      <FormTextField control={form.control} name="token" label={t("test.token")} testId="api-media-token" autoComplete="off" />
-      <FormTextField
-        control={form.control}
-        name="number"
-        label={t("test.number")}
-        helperText={t("test.numberHelp")}
-        testId="api-media-number"
-      />
+    <TestFormFrame form={form} prefix="api-media" onSubmit={onSubmit}>
       <Controller
         control={form.control}
         name="file"
@@ -166,17 +182,6 @@ export function MediaTestForm() {
           </Box>
         )}
       />
-      <Box>
-        <Button
-          type="submit"
-          variant="contained"
-          startIcon={<SendIcon />}
-          disabled={form.formState.isSubmitting}
-          data-testid="api-media-send"
-        >
-          {t("test.send")}
-        </Button>
-      </Box>
-    </Box>
+    </TestFormFrame>
   );
 }
