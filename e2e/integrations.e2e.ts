@@ -1,13 +1,12 @@
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingHttpHeaders } from "node:http";
 import type { Browser } from "playwright-core";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { input, loginThroughUi, newPage } from "./support/browser.js";
-import { ADMIN, api, apiLogin, type RunningServer } from "./support/server.js";
+import { ADMIN, type RunningServer } from "./support/server.js";
 import { withServerAndBrowser } from "./support/suite.js";
+import { setPlanFlags, startFakeService } from "./support/fakes.js";
 
-type Plan = Record<string, unknown> & { id: number };
 
 let server: RunningServer;
 let browser: Browser;
@@ -23,31 +22,18 @@ withServerAndBrowser(
 /** The company's webhook receiver: each request, and whether it verified with the Standard Webhooks library. */
 type Received = { headers: IncomingHttpHeaders; body: string };
 const received: Received[] = [];
-let receiver: Server;
+let receiver: Awaited<ReturnType<typeof startFakeService>>;
 let receiverUrl = "";
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c) => chunks.push(c));
-    req.on("end", () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
-      res.writeHead(204).end();
-    });
+  receiver = await startFakeService((req) => {
+    received.push({ headers: req.headers, body: req.body });
+    return undefined;
   });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/charla`;
+  receiverUrl = `${receiver.url}/charla`;
 });
-afterAll(async () => {
-  receiver.closeAllConnections();
-  await new Promise<void>((resolve) => receiver.close(() => resolve()));
-});
+afterAll(() => receiver.close());
 
-async function setFlag(useIntegrations: boolean) {
-  const token = await apiLogin(server.url, ADMIN.email, ADMIN.password);
-  const plans = await api<Plan[]>(server.url, "GET", "/plans/all", undefined, token);
-  const { id: planId, createdAt: _c, updatedAt: _u, ...plan } = plans[0];
-  await api(server.url, "PUT", `/plans/${planId}`, { ...plan, useIntegrations }, token);
-}
+const setFlag = (useIntegrations: boolean) => setPlanFlags(server.url, { useIntegrations });
 
 describe("queue integrations", () => {
   it("without the plan's flag the page says so and sends the admin to /", async () => {

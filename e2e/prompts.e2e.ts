@@ -1,13 +1,11 @@
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { input, loginThroughUi, newPage, waitForLive } from "./support/browser.js";
-import { ADMIN, type RunningServer, api, apiLogin } from "./support/server.js";
+import { ADMIN, type RunningServer, api } from "./support/server.js";
 import { withServerAndBrowser } from "./support/suite.js";
+import { setPlanFlags, simulatorOutTexts, simulatorSay, startFakeService } from "./support/fakes.js";
 
 type Connection = { id: number; provider: string; name: string; number: string };
-type Plan = Record<string, unknown> & { id: number; name: string };
 type Queue = { id: number; name: string };
 type Prompt = { id: number; name: string; apiKey: string; hasApiKey: boolean; model: string };
 type Ticket = { id: number; queueId: number | null; useIntegration: boolean; userId: number | null };
@@ -30,55 +28,34 @@ const REPLY = "¡Hola! Tenemos bicis de montaña desde $5000.";
 /** A local OpenAI-compatible endpoint: its models, and one answer to every chat; what it was asked. */
 const chats: Chat[] = [];
 const authorizations: string[] = [];
-let ai: Server;
+let ai: Awaited<ReturnType<typeof startFakeService>>;
 let aiUrl = "";
 beforeAll(async () => {
-  ai = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
+  ai = await startFakeService((req) => {
     authorizations.push(req.headers.authorization ?? "");
-    const json = (status: number, out: unknown) =>
-      res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(out));
-    if (req.headers.authorization !== `Bearer ${KEY}`) return json(401, { error: { message: "Incorrect API key" } });
+    if (req.headers.authorization !== `Bearer ${KEY}`) return { status: 401, json: { error: { message: "Incorrect API key" } } };
     if (req.method === "GET" && req.url === "/v1/models") {
-      return json(200, { object: "list", data: ["gpt-4o-mini", "llama3"].map((id) => ({ id, object: "model" })) });
+      return { status: 200, json: { object: "list", data: ["gpt-4o-mini", "llama3"].map((id) => ({ id, object: "model" })) } };
     }
     if (req.method === "POST" && req.url === "/v1/chat/completions") {
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Chat;
+      const body = JSON.parse(req.body) as Chat;
       chats.push(body);
-      return json(200, {
-        id: `c${chats.length}`,
-        object: "chat.completion",
-        created: 0,
-        model: body.model,
-        choices: [{ index: 0, message: { role: "assistant", content: REPLY }, finish_reason: "stop" }],
-      });
+      const choice = { index: 0, message: { role: "assistant", content: REPLY }, finish_reason: "stop" };
+      return {
+        status: 200,
+        json: { id: `c${chats.length}`, object: "chat.completion", created: 0, model: body.model, choices: [choice] },
+      };
     }
-    json(404, { error: { message: "not found" } });
+    return { status: 404, json: { error: { message: "not found" } } };
   });
-  await new Promise<void>((resolve) => ai.listen(0, "127.0.0.1", resolve));
-  aiUrl = `http://127.0.0.1:${(ai.address() as AddressInfo).port}/v1`;
+  aiUrl = `${ai.url}/v1`;
 });
-afterAll(async () => {
-  ai.closeAllConnections();
-  await new Promise<void>((resolve) => ai.close(() => resolve()));
-});
-
-const outTexts = (page: Page) => page.getByTestId("simulator-out").allTextContents();
-
-async function say(page: Page, body: string) {
-  await page.getByTestId("simulator-body").fill(body);
-  await page.getByTestId("simulator-send").click();
-  await page.getByTestId("simulator-in").filter({ hasText: body }).last().waitFor({ timeout: 10_000 });
-}
+afterAll(() => ai.close());
 
 describe("AI prompts", () => {
   it("the admin creates a prompt in its dialog; pointed at the Simulator connection, it answers a customer there", async () => {
-    const token = await apiLogin(server.url, ADMIN.email, ADMIN.password);
     // the company's plan offers AI prompts (the page and its menu item show only then)
-    const plans = await api<Plan[]>(server.url, "GET", "/plans/all", undefined, token);
-    const { id: planId, createdAt: _c, updatedAt: _u, ...plan } = plans[0];
-    await api(server.url, "PUT", `/plans/${planId}`, { ...plan, useOpenAi: true }, token);
+    const token = await setPlanFlags(server.url, { useOpenAi: true });
     const sales = await api<Queue>(server.url, "POST", "/queue", { name: "Ventas", color: "#0062B1", orderQueue: 1 }, token);
 
     const { context, page } = await newPage(browser);
@@ -164,8 +141,8 @@ describe("AI prompts", () => {
     await page.getByTestId("simulator-thread").waitFor();
     await input(page, "simulator-number").fill("+52 55 1234 0042");
     await input(page, "simulator-name").fill("Cliente Bicis");
-    await say(page, "Hola, ¿tienen bicis de montaña?");
-    await expect.poll(() => outTexts(page), { timeout: 15_000 }).toEqual([expect.stringContaining(REPLY)]);
+    await simulatorSay(page, "Hola, ¿tienen bicis de montaña?");
+    await expect.poll(() => simulatorOutTexts(page), { timeout: 15_000 }).toEqual([expect.stringContaining(REPLY)]);
     expect(chats).toHaveLength(1);
     expect(chats[0].model).toBe("llama3");
     expect(chats[0].messages[0]).toMatchObject({ role: "system" });
@@ -173,7 +150,7 @@ describe("AI prompts", () => {
     expect(chats[0].messages.at(-1)).toEqual({ role: "user", content: "Hola, ¿tienen bicis de montaña?" });
 
     // asking for a person hands the conversation to the prompt's area, waiting for its humans
-    await say(page, "Quiero hablar con un humano");
+    await simulatorSay(page, "Quiero hablar con un humano");
     const tickets = await api<{ tickets: Ticket[] }>(
       server.url,
       "GET",

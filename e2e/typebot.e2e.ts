@@ -1,13 +1,11 @@
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { input, loginThroughUi, newPage } from "./support/browser.js";
-import { ADMIN, type RunningServer, api, apiLogin } from "./support/server.js";
+import { ADMIN, type RunningServer, api } from "./support/server.js";
 import { withServerAndBrowser } from "./support/suite.js";
+import { setPlanFlags, simulatorOutTexts, simulatorSay, startFakeService } from "./support/fakes.js";
 
 type Connection = { id: number; provider: string; name: string; number: string };
-type Plan = Record<string, unknown> & { id: number; name: string };
 type Queue = { id: number; name: string; integrationId: number | null };
 type Ticket = { id: number; useIntegration: boolean; queueId: number | null };
 
@@ -26,17 +24,14 @@ const text = (t: string) => ({
 
 /** A local stand-in for Typebot's chat API: a greeting with a choice, then the chosen item's answer. */
 const calls: { path: string; text: string }[] = [];
-let typebot: Server;
+let typebot: Awaited<ReturnType<typeof startFakeService>>;
 let typebotUrl = "";
 beforeAll(async () => {
-  typebot = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as { message?: { text?: string } };
+  typebot = await startFakeService((req) => {
+    const body = JSON.parse(req.body || "{}") as { message?: { text?: string } };
     const said = body.message?.text ?? "";
-    calls.push({ path: req.url ?? "", text: said });
-    const json = (status: number, out: unknown) =>
-      res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(out));
+    calls.push({ path: req.url, text: said });
+    const json = (status: number, out: unknown) => ({ status, json: out });
     if (req.url === "/api/v1/typebots/ventas-bot/startChat") {
       return json(200, {
         sessionId: "e2e-session",
@@ -59,32 +54,16 @@ beforeAll(async () => {
       if (said === "1") return json(200, { messages: [text("Precios: desde $10")], input: { id: "t", type: "text input" } });
       return json(400, { message: "Invalid reply" });
     }
-    json(404, { message: "Not found" });
+    return json(404, { message: "Not found" });
   });
-  await new Promise<void>((resolve) => typebot.listen(0, "127.0.0.1", resolve));
-  typebotUrl = `http://127.0.0.1:${(typebot.address() as AddressInfo).port}`;
+  typebotUrl = typebot.url;
 });
-afterAll(async () => {
-  typebot.closeAllConnections();
-  await new Promise<void>((resolve) => typebot.close(() => resolve()));
-});
-
-const outTexts = (page: Page) => page.getByTestId("simulator-out").allTextContents();
-
-async function say(page: Page, body: string) {
-  await page.getByTestId("simulator-body").fill(body);
-  await page.getByTestId("simulator-send").click();
-  const sent = page.getByTestId("simulator-in").filter({ hasText: body }).last();
-  await sent.waitFor({ timeout: 10_000 });
-}
+afterAll(() => typebot.close());
 
 describe("typebot", () => {
   it("admin sets a typebot on an area in its dialog; a customer on the Simulator talks to it, and the finish word hands back", async () => {
-    const token = await apiLogin(server.url, ADMIN.email, ADMIN.password);
     // the company's plan offers integrations (the pickers show only then)
-    const plans = await api<Plan[]>(server.url, "GET", "/plans/all", undefined, token);
-    const { id: planId, createdAt: _c, updatedAt: _u, ...plan } = plans[0];
-    await api(server.url, "PUT", `/plans/${planId}`, { ...plan, useIntegrations: true }, token);
+    const token = await setPlanFlags(server.url, { useIntegrations: true });
     const integration = await api<{ id: number }>(
       server.url,
       "POST",
@@ -151,14 +130,16 @@ describe("typebot", () => {
     await page.getByTestId("simulator-thread").waitFor();
     await input(page, "simulator-number").fill("+54 9 11 4444-1212");
     await input(page, "simulator-name").fill("Cliente Typebot");
-    await say(page, "Hola");
-    await expect.poll(() => outTexts(page), { timeout: 10_000 }).toEqual([expect.stringContaining("Hola, elige un área:")]);
-    await say(page, "1");
-    await expect.poll(async () => (await outTexts(page)).at(-1), { timeout: 10_000 }).toContain("Bienvenido a Ventas");
-    await say(page, "Quiero información");
+    await simulatorSay(page, "Hola");
+    await expect
+      .poll(() => simulatorOutTexts(page), { timeout: 10_000 })
+      .toEqual([expect.stringContaining("Hola, elige un área:")]);
+    await simulatorSay(page, "1");
+    await expect.poll(async () => (await simulatorOutTexts(page)).at(-1), { timeout: 10_000 }).toContain("Bienvenido a Ventas");
+    await simulatorSay(page, "Quiero información");
     // its bubbles, image and choice as WhatsApp texts, in order (spaced by the integration's 300 ms)
     await expect
-      .poll(async () => (await outTexts(page)).slice(2), { timeout: 15_000 })
+      .poll(async () => (await simulatorOutTexts(page)).slice(2), { timeout: 15_000 })
       .toEqual([
         expect.stringContaining("¡Hola! Soy el asistente de Ventas"),
         expect.stringContaining("https://img.test/catalogo.png"),
@@ -166,16 +147,16 @@ describe("typebot", () => {
       ]);
     expect(calls.map((c) => [c.path, c.text])).toEqual([["/api/v1/typebots/ventas-bot/startChat", "Quiero información"]]);
 
-    await say(page, "1");
-    await expect.poll(async () => (await outTexts(page)).at(-1), { timeout: 10_000 }).toContain("Precios: desde $10");
-    await say(page, "zzz");
+    await simulatorSay(page, "1");
+    await expect.poll(async () => (await simulatorOutTexts(page)).at(-1), { timeout: 10_000 }).toContain("Precios: desde $10");
+    await simulatorSay(page, "zzz");
     await expect
-      .poll(async () => (await outTexts(page)).at(-1), { timeout: 10_000 })
+      .poll(async () => (await simulatorOutTexts(page)).at(-1), { timeout: 10_000 })
       .toContain("No entendí, responde con un número");
 
     // the finish word hands the ticket back to the area's humans; Typebot is not asked again
     const asked = calls.length;
-    await say(page, "salir");
+    await simulatorSay(page, "salir");
     const tickets = await api<{ tickets: Ticket[] }>(
       server.url,
       "GET",
