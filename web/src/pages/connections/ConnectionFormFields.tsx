@@ -1,4 +1,4 @@
-import { ConnectionProviders, type QueueRef } from "@charla/contracts";
+import { type CloudConnectionView, ConnectionProviders, type QueueRef } from "@charla/contracts";
 import Box from "@mui/material/Box";
 import Chip from "@mui/material/Chip";
 import Divider from "@mui/material/Divider";
@@ -8,11 +8,12 @@ import MenuItem from "@mui/material/MenuItem";
 import Switch from "@mui/material/Switch";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
-import { type Control, Controller, type FieldPath } from "react-hook-form";
+import { type Control, Controller, type FieldPath, useWatch } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { AutomationFormPickers, useAutomationChoices } from "../../components/automation/AutomationSelect";
 import { FormTextField } from "../../components/form/FormTextField";
 import { validationText } from "../../lib/validation";
+import { CloudConnectionFields } from "./CloudConnectionFields";
 import type { ConnectionFormValues } from "./connection-form";
 
 type Props = {
@@ -21,6 +22,8 @@ type Props = {
   /** The saved default cannot be switched off here: another connection takes the role instead. */
   defaultLocked: boolean;
   queues: QueueRef[];
+  /** A saved Cloud API connection's settings (masked secrets, webhook URL). */
+  cloud: CloudConnectionView | null;
 };
 
 const twoColumns = { display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", sm: "1fr 1fr" } };
@@ -37,9 +40,10 @@ function Section({ title }: { title: string }) {
 }
 
 /** core §5 Connection form and §9 defaults; provider only when the connection is created. */
-export function ConnectionFormFields({ control, isNew, defaultLocked, queues }: Props) {
+export function ConnectionFormFields({ control, isNew, defaultLocked, queues, cloud }: Props) {
   const { t } = useTranslation("connections");
   const choices = useAutomationChoices();
+  const isCloud = useWatch({ control, name: "provider" }) === "cloud";
 
   const message = (name: FieldPath<ConnectionFormValues>, testId?: string, helperText?: string) => (
     <FormTextField
@@ -132,7 +136,7 @@ export function ConnectionFormFields({ control, isNew, defaultLocked, queues }: 
           control={control}
           name="number"
           label={t("modal.number")}
-          helperText={t("modal.numberHelp")}
+          helperText={t(isCloud ? "cloud.numberHelp" : "modal.numberHelp")}
           placeholder="5215512345678"
           type="tel"
           autoComplete="off"
@@ -188,6 +192,13 @@ export function ConnectionFormFields({ control, isNew, defaultLocked, queues }: 
         />
       </Box>
       {queueSelect}
+
+      {isCloud && (
+        <>
+          <Section title={t("cloud.section")} />
+          <CloudConnectionFields control={control} saved={cloud} />
+        </>
+      )}
 
       <Section title={t("modal.sectionMessages")} />
       {message("greetingMessage", "connection-greeting", t("modal.greetingHelp"))}

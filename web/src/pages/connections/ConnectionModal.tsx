@@ -1,5 +1,5 @@
 import { ConnectionForm } from "@charla/contracts";
-import { useMemo } from "react";
+import { useMemo, useState } from "react";
 import type { UseFormReturn } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../api/client";
@@ -9,13 +9,15 @@ import { useQueues } from "../../api/lookups";
 import { FormDialog } from "../../components/list-kit/FormDialog";
 import { toast } from "../../lib/toast";
 import { ConnectionFormFields } from "./ConnectionFormFields";
-import { type ConnectionFormValues, formValuesOf } from "./connection-form";
+import { type ConnectionFormValues, formValuesOf, payloadOf } from "./connection-form";
 
 type Props = { open: boolean; connectionId: number | null; onClose: () => void };
 
 /** core §2 Connections page, §5 Connection form: create or edit a connection. */
-export function ConnectionModal({ open, connectionId, onClose }: Props) {
+export function ConnectionModal({ open, connectionId: givenId, onClose }: Props) {
   const { t } = useTranslation("connections");
+  // a new Cloud API connection stays open once saved: its webhook URL is what Meta's app needs next
+  const [connectionId, setConnectionId] = useState(givenId);
   const isNew = connectionId === null;
   const existing = useConnection(connectionId);
   const queues = useQueues(open);
@@ -27,14 +29,19 @@ export function ConnectionModal({ open, connectionId, onClose }: Props) {
   // ERR_NO_OTHER_WHATSAPP, ERR_CONNECTION_LIMIT_REACHED… read best as the shared error toast (core §8);
   // a greeting missing with several queues (ERR_WAPP_GREETING_REQUIRED) is also shown on the greeting.
   const submit = async (values: ConnectionFormValues, form: UseFormReturn<ConnectionFormValues>) => {
+    let saved: Awaited<ReturnType<typeof save.mutateAsync>>;
     try {
-      await save.mutateAsync({ id: connectionId, values: ConnectionForm.parse(values) });
+      saved = await save.mutateAsync({ id: connectionId, values: ConnectionForm.parse(payloadOf(values)) });
     } catch (error) {
       if (error instanceof ApiError && error.code === "ERR_WAPP_GREETING_REQUIRED")
         form.setError("greetingMessage", { type: "server", message: errorText(error) }, { shouldFocus: true });
       throw error;
     }
     toast.success(t("toasts.saved"));
+    if (isNew && saved.provider === "cloud") {
+      setConnectionId(saved.id);
+      return;
+    }
     onClose();
   };
 
@@ -61,6 +68,7 @@ export function ConnectionModal({ open, connectionId, onClose }: Props) {
           isNew={isNew}
           defaultLocked={existing.data?.isDefault ?? false}
           queues={queues.data ?? []}
+          cloud={existing.data?.cloud ?? null}
         />
       )}
     </FormDialog>

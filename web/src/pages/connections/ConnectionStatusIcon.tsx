@@ -65,6 +65,8 @@ export function ConnectionStatusIcon({ connection }: { connection: Shown }) {
   const reason = useReason(connection);
   // the simulator has no phone, internet or QR to speak of: its own words (issue 26)
   const simulator = connection.provider === "simulator";
+  // nor has Meta's API: its status says whether the token and the number answered (issue 31)
+  const cloud = connection.provider === "cloud";
   const key = reason ? status : tooltipOf[status];
   const label = reason ? `${t(`status.${status}`)}: ${t(`reasons.${reason}.title`)}` : t(`status.${status}`);
   const icon = (
@@ -79,9 +81,10 @@ export function ConnectionStatusIcon({ connection }: { connection: Shown }) {
     </Box>
   );
   if (!key) return icon;
-  const base = simulator ? `tooltips.simulator.${status === "CONNECTED" ? "connected" : "stopped"}` : `tooltips.${key}`;
+  const own = simulator ? "simulator" : cloud ? "cloud" : null;
+  const base = own ? `tooltips.${own}.${status === "CONNECTED" ? "connected" : "stopped"}` : `tooltips.${key}`;
   const title = reason ? t(`reasons.${reason}.title`) : t(`${base}.title`);
-  const content = reason ? t(`reasons.${reason}.content`) : key === "connected" && !simulator ? null : t(`${base}.content`);
+  const content = reason ? t(`reasons.${reason}.content`) : key === "connected" && !own ? null : t(`${base}.content`);
   return (
     <Tooltip
       arrow

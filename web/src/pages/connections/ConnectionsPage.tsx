@@ -147,6 +147,16 @@ export default function ConnectionsPage() {
                 data-testid="connection-simulator-chip"
               />
             )}
+            {connection.provider === "cloud" && (
+              <Chip
+                label={t("cloud.chip")}
+                size="small"
+                color="success"
+                variant="outlined"
+                sx={{ height: 20, fontSize: 11 }}
+                data-testid="connection-cloud-chip"
+              />
+            )}
             {narrow && defaultFlag(connection)}
           </Box>
           {number && (

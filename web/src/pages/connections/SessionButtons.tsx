@@ -22,7 +22,26 @@ const small = { size: "small", sx: { whiteSpace: "nowrap", flexShrink: 0 } } as 
 export function SessionButtons({ connection, busy, onQr, onRetry, onNewQr, onDisconnect }: Props) {
   const { t } = useTranslation("connections");
   const spinner = <CircularProgress size={14} color="inherit" />;
+  const retryButton = () => (
+    <Button
+      {...small}
+      variant="outlined"
+      color="inherit"
+      sx={{ ...small.sx, borderColor: "divider" }}
+      disabled={busy}
+      startIcon={busy ? spinner : undefined}
+      onClick={onRetry}
+      data-testid="connection-retry"
+    >
+      {t(connection.provider === "cloud" ? "buttons.check" : "buttons.retry")}
+    </Button>
+  );
   let buttons: ReactNode = null;
+  // Meta's API has no QR, pairing or session to close: a connection that does not answer is checked again
+  if (connection.provider === "cloud") {
+    if (connection.status !== "CONNECTED") buttons = retryButton();
+    return <Box sx={{ display: "flex", flexWrap: "wrap", gap: 1 }}>{buttons}</Box>;
+  }
   switch (connection.status) {
     case "qrcode":
       buttons = (
@@ -34,18 +53,7 @@ export function SessionButtons({ connection, busy, onQr, onRetry, onNewQr, onDis
     case "DISCONNECTED":
       buttons = (
         <>
-          <Button
-            {...small}
-            variant="outlined"
-            color="inherit"
-            sx={{ ...small.sx, borderColor: "divider" }}
-            disabled={busy}
-            startIcon={busy ? spinner : undefined}
-            onClick={onRetry}
-            data-testid="connection-retry"
-          >
-            {t("buttons.retry")}
-          </Button>
+          {retryButton()}
           <Button {...small} variant="contained" disabled={busy} onClick={onNewQr} data-testid="connection-new-qr">
             {t("buttons.newQr")}
           </Button>

@@ -23,6 +23,15 @@ export type ConnectionFormValues = {
   maxUseBotQueues: number | string;
   timeUseBotQueues: number | string;
   expiresTicket: number | string;
+  /** Cloud API (provider cloud): Meta's ids, the secrets (blank on an edit keeps the stored one), the fallback template. */
+  phoneNumberId: string;
+  businessAccountId: string;
+  accessToken: string;
+  appSecret: string;
+  verifyToken: string;
+  templateName: string;
+  templateLanguage: string;
+  templateParams: string[];
 };
 
 /** core §9 Connection defaults: maxUseBotQueues 3, the rest 0 / none, provider beta. */
@@ -48,5 +57,19 @@ export function formValuesOf(connection?: ConnectionView): ConnectionFormValues 
     maxUseBotQueues: connection?.maxUseBotQueues ?? 3,
     timeUseBotQueues: connection?.timeUseBotQueues ?? 0,
     expiresTicket: connection?.expiresTicket ?? 0,
+    phoneNumberId: connection?.cloud?.phoneNumberId ?? "",
+    businessAccountId: connection?.cloud?.businessAccountId ?? "",
+    // the view has only their masked tails: never sent back as if they were the secrets
+    accessToken: "",
+    appSecret: "",
+    verifyToken: "",
+    templateName: connection?.cloud?.templateName ?? "",
+    templateLanguage: connection?.cloud?.templateLanguage ?? "",
+    templateParams: connection?.cloud?.templateParams ?? [],
   };
+}
+
+/** What the API is sent: the fallback template's parameters without the blank lines left in the field. */
+export function payloadOf(values: ConnectionFormValues): ConnectionFormValues {
+  return { ...values, templateParams: values.templateParams.map((param) => param.trim()).filter(Boolean) };
 }

@@ -10,9 +10,9 @@ export const UNREACHABLE_AFTER_MS = 45_000;
 
 type Facts = Pick<ConnectionView, "provider" | "status" | "updatedAt">;
 
-/** True once a real phone's session has been OPENING (since `updatedAt`) for the bounded wait. */
+/** True once a WhatsApp Web session (neither the simulator nor Meta's API, which have no such wait) has been OPENING (since `updatedAt`) for the bounded wait. */
 export function useUnreachable(connection: Facts | null): boolean {
-  const waiting = connection !== null && connection.provider !== "simulator" && connection.status === "OPENING";
+  const waiting = connection !== null && connection.provider === "beta" && connection.status === "OPENING";
   const since = connection ? Date.parse(connection.updatedAt) : Number.NaN;
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
