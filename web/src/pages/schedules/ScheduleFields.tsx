@@ -5,90 +5,34 @@ import MenuItem from "@mui/material/MenuItem";
 import TextField from "@mui/material/TextField";
 import ToggleButton from "@mui/material/ToggleButton";
 import ToggleButtonGroup from "@mui/material/ToggleButtonGroup";
-import { useEffect, useRef, useState } from "react";
+import { useCallback } from "react";
 import { type Control, Controller, useWatch } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { DateField } from "../../components/form/DateField";
-import { TimeField } from "../../components/schedules/TimeField";
+import { InstantField, type InstantParts } from "../../components/form/InstantField";
 import { validationText } from "../../lib/validation";
 import type { ScheduleValues } from "./ScheduleModal";
 import { isoToZoned, zonedToIso } from "./zone";
 
-const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
-/** A date without its time, or the reverse: no instant, so the form's schema refuses it. */
-const INCOMPLETE = "incomplete";
-
-type PickerProps = { value: string; onChange: (v: string) => void; zone: string; disabled: boolean; error?: string };
-
-/** DD/MM/AAAA and HH:mm read on the company's clock (its zone), whatever the browser's zone. */
-function ZonedPicker({ value, onChange, zone, disabled, error }: PickerProps) {
-  const { t } = useTranslation("schedules");
-  const start = value && value !== INCOMPLETE ? isoToZoned(value, zone) : { date: "", time: "" };
-  const [date, setDate] = useState(start.date);
-  const [time, setTime] = useState(start.time);
-  const emitted = useRef(value);
-  // a value from outside (the schedule loaded, the form reset) replaces what is typed
-  useEffect(() => {
-    if (value === emitted.current || value === INCOMPLETE) return;
-    emitted.current = value;
-    const next = isoToZoned(value, zone);
-    setDate(next.date);
-    setTime(next.time);
-  }, [value, zone]);
-  const emit = (d: string, tm: string) => {
-    const result = d && HH_MM.test(tm) ? zonedToIso(d, tm, zone) : INCOMPLETE;
-    emitted.current = result;
-    onChange(result);
-  };
-  return (
-    <Box>
-      <Box sx={{ display: "flex", gap: 2 }}>
-        <DateField
-          label={t("modal.date")}
-          value={date}
-          onChange={(next) => {
-            setDate(next);
-            emit(next, time);
-          }}
-          disabled={disabled}
-          size="medium"
-          testId="schedule-date"
-          pickLabel={t("modal.pickDate")}
-          sx={{ width: "100%" }}
-        />
-        <TimeField
-          label={t("modal.time")}
-          value={time}
-          onChange={(next) => {
-            setTime(next);
-            emit(date, next);
-          }}
-          error={Boolean(error)}
-          disabled={disabled}
-          size="medium"
-          testId="schedule-time"
-          sx={{ width: 130 }}
-        />
-      </Box>
-      <FormHelperText error={Boolean(error)} sx={{ mx: 1.75 }}>
-        {error ?? t("modal.zone", { zone })}
-      </FormHelperText>
-    </Box>
-  );
-}
-
+/** Read on the company's clock (its zone), whatever the browser's zone. */
 export function WhenFields({ control, zone, disabled }: { control: Control<ScheduleValues>; zone: string; disabled: boolean }) {
+  const { t } = useTranslation("schedules");
+  const toParts = useCallback((iso: string) => isoToZoned(iso, zone), [zone]);
+  const fromParts = useCallback(({ date, time }: InstantParts) => zonedToIso(date, time, zone), [zone]);
   return (
     <Controller
       name="sendAt"
       control={control}
       render={({ field, fieldState }) => (
-        <ZonedPicker
+        <InstantField
           value={field.value}
           onChange={field.onChange}
-          zone={zone}
+          toParts={toParts}
+          fromParts={fromParts}
           disabled={disabled}
           error={validationText(fieldState.error?.message)}
+          help={t("modal.zone", { zone })}
+          labels={{ date: t("modal.date"), time: t("modal.time"), pick: t("modal.pickDate") }}
+          testIds={{ date: "schedule-date", time: "schedule-time" }}
         />
       )}
     />
