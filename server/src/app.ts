@@ -58,6 +58,7 @@ import { authPlugin } from "./plugins/auth.js";
 import { errorsPlugin } from "./plugins/errors.js";
 import { openapiPlugin } from "./plugins/openapi.js";
 import { externalApiRoutes } from "./modules/external-api/routes.js";
+import { cloudWebhookRoutes } from "./modules/cloud/webhook-routes.js";
 import { rateLimitPlugin } from "./plugins/rate-limit.js";
 import { securityHeadersPlugin } from "./plugins/security-headers.js";
 import { createRealtime } from "./realtime/realtime.js";
@@ -200,6 +201,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   );
   // the external API at the root, as documented (`{host}/api/messages/send`), by connection token
   await app.register(externalApiRoutes, services);
+  // Meta's webhook for Cloud API connections: public, signed by the connection's app secret
+  await app.register(cloudWebhookRoutes, services);
 
   app.get("/healthz", { config: { public: true } }, async () => ({ ok: true, db: database.kind }));
   if (webDist) {
