@@ -10,6 +10,7 @@ import { useSessionUser } from "../../../auth/context";
 import { useBotHold } from "../use-bot-hold";
 import { useBubbleColors } from "./chat-colors";
 import { MessageInput } from "./MessageInput";
+import { TemplateComposer } from "./TemplateComposer";
 import type { Transition } from "./use-ticket-transitions";
 
 const STAFF = new Set(["admin", "subadmin", "supervisor"]);
@@ -20,6 +21,8 @@ type Props = {
   onCancelReply: () => void;
   busy: boolean;
   onTransition: (transition: Transition) => void;
+  /** Meta's 24-hour window has closed: free text would be refused, only approved templates go. */
+  templatesOnly: boolean;
 };
 
 function Notice({ text, action, icon }: { text: string; action?: ReactNode; icon?: ReactNode }) {
@@ -55,7 +58,7 @@ function Notice({ text, action, icon }: { text: string; action?: ReactNode; icon
  * what it takes to answer (core §2, docs/api-inbox.md POST /messages). An agent only reads what the
  * chatbot still serves, until it lets go (issue 26).
  */
-export function ChatFooter({ ticket, replyTo, onCancelReply, busy, onTransition }: Props) {
+export function ChatFooter({ ticket, replyTo, onCancelReply, busy, onTransition, templatesOnly }: Props) {
   const { t } = useTranslation("chat");
   const me = useSessionUser();
   const staff = me.super || STAFF.has(me.profile);
@@ -102,5 +105,6 @@ export function ChatFooter({ ticket, replyTo, onCancelReply, busy, onTransition 
   if (ticket.userId !== me.id && !staff) {
     return <Notice text={t("composer.otherUser", { name: ticket.user?.name ?? "" })} />;
   }
+  if (templatesOnly) return <TemplateComposer key={ticket.id} ticket={ticket} />;
   return <MessageInput key={ticket.id} ticket={ticket} replyTo={replyTo} onCancelReply={onCancelReply} />;
 }

@@ -20,6 +20,8 @@ type Props = {
   showBack: boolean;
   onOpenContact: () => void;
   actions: ReactNode;
+  /** Meta's 24-hour window of a Cloud API chat, when it has one. */
+  windowChip?: ReactNode;
 };
 
 const STATUS_COLOR = { pending: "warning", open: "success", closed: "default" } as const;
@@ -36,7 +38,7 @@ function InfoPart({ icon, children }: { icon?: ReactNode; children: ReactNode })
 }
 
 /** core §2 chat header: the contact (opens the contact drawer), who has it, where it came in, actions. */
-export function ChatHeader({ ticket, contact, compact, showBack, onOpenContact, actions }: Props) {
+export function ChatHeader({ ticket, contact, compact, showBack, onOpenContact, actions, windowChip }: Props) {
   const { t } = useTranslation("chat");
   const navigate = useNavigate();
   const name = contact?.name || ticket.contact.name || formatPhoneNumber(ticket.contact.number);
@@ -119,6 +121,7 @@ export function ChatHeader({ ticket, contact, compact, showBack, onOpenContact, 
                 sx={{ height: 20, fontSize: 11 }}
               />
             )}
+            {windowChip}
           </Box>
           <Typography
             variant="caption"

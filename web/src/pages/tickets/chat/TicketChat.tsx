@@ -17,6 +17,7 @@ import { useDeleteTicket } from "../../../api/ticket-actions";
 import { useTicketByUuid } from "../../../api/tickets";
 import { ConfirmDialog } from "../../../components/ConfirmDialog";
 import { ChatFooter } from "./ChatFooter";
+import { ChatWindowChip } from "./ChatWindowChip";
 import { ChatHeader } from "./ChatHeader";
 import { ContactDrawer } from "./ContactDrawer";
 import { MessageList } from "./MessageList";
@@ -24,6 +25,7 @@ import { TagPicker } from "./TagPicker";
 import { TicketActions } from "./TicketActions";
 import { TransferModal } from "./TransferModal";
 import { TICKET_DELETED_TOAST, useChatEvents } from "./use-chat-events";
+import { useChatWindowState } from "./use-chat-window";
 import { useElementWidth } from "./use-element-width";
 import { useTicketTransitions } from "./use-ticket-transitions";
 
@@ -51,6 +53,7 @@ function ChatView({ ticket }: { ticket: TicketView }) {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [transferOpen, setTransferOpen] = useState(false);
   const [deleteOpen, setDeleteOpen] = useState(false);
+  const chatWindow = useChatWindowState(ticket);
   useChatEvents(ticket);
 
   const cancelReply = useCallback(() => setReplyTo(null), []);
@@ -84,6 +87,7 @@ function ChatView({ ticket }: { ticket: TicketView }) {
           compact={chatWidth < COMPACT_BELOW_PX}
           showBack={phone}
           onOpenContact={() => setDrawerOpen((open) => !open)}
+          windowChip={<ChatWindowChip state={chatWindow} />}
           actions={
             <TicketActions
               ticket={ticket}
@@ -106,6 +110,7 @@ function ChatView({ ticket }: { ticket: TicketView }) {
           ticket={ticket}
           replyTo={replyTo}
           onCancelReply={cancelReply}
+          templatesOnly={chatWindow.applies && !chatWindow.open}
           busy={transitions.busy}
           onTransition={(transition) => void transitions.run(transition)}
         />

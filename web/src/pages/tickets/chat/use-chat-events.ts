@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { toast } from "../../../lib/toast";
 import { api } from "../../../api/client";
+import { cloudKeys } from "../../../api/cloud";
 import { addMessageToCache, updateMessageInCache } from "../../../api/messages";
 import { putTicketInCache } from "../../../api/ticket-actions";
 import { ticketKeys } from "../../../api/tickets";
@@ -58,7 +59,11 @@ export function useChatEvents(ticket: TicketView): void {
     if (event.message.ticketId !== ticketId) return;
     if (event.action === "create") {
       addMessageToCache(client, event.message);
-      if (!event.message.fromMe) markRead();
+      if (!event.message.fromMe) {
+        markRead();
+        // the customer wrote: Meta's 24-hour window (re)opens, stored before the message reached us
+        void client.invalidateQueries({ queryKey: cloudKeys.window(ticketId) });
+      }
     } else {
       updateMessageInCache(client, event.message);
     }
