@@ -9,9 +9,18 @@ export type ConnectionStatus = (typeof ConnectionStatuses)[number];
 /**
  * Why a connection stopped by itself, shown beside its status ("" when it did not): WhatsApp refused
  * the WhatsApp Web version even after a fresh one (405), another WhatsApp Web took the link again
- * (440), or WhatsApp kept closing with a session error through every retry (500, 411).
+ * (440), or WhatsApp kept closing with a session error through every retry (500, 411); a Cloud API
+ * connection's failed test call on save names its catalogue code (issue 31).
  */
-export const StatusReasons = ["", "VERSION_REJECTED", "REPLACED", "RECONNECT_LIMIT"] as const;
+export const StatusReasons = [
+  "",
+  "VERSION_REJECTED",
+  "REPLACED",
+  "RECONNECT_LIMIT",
+  "ERR_CLOUD_AUTH",
+  "ERR_CLOUD_API",
+  "ERR_CLOUD_RATE_LIMITED",
+] as const;
 export type StatusReason = (typeof StatusReasons)[number];
 
 /**

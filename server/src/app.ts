@@ -29,6 +29,7 @@ import { companiesRoutes } from "./modules/companies/routes.js";
 import { contactsRoutes } from "./modules/contacts/routes.js";
 import { dashboardRoutes } from "./modules/dashboard/routes.js";
 import { messagesRoutes } from "./modules/messages/routes.js";
+import { cloudRoutes } from "./modules/cloud/routes.js";
 import { notesRoutes } from "./modules/notes/routes.js";
 import { campaignsRoutes } from "./modules/campaigns/routes.js";
 import { chatsRoutes } from "./modules/chats/routes.js";
@@ -179,6 +180,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       await api.register(simulatorRoutes);
       await api.register(ticketsRoutes);
       await api.register(messagesRoutes);
+      await api.register(cloudRoutes);
       await api.register(searchRoutes);
       await api.register(notesRoutes);
       await api.register(tagsRoutes);

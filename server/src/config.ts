@@ -79,6 +79,11 @@ export type Config = {
   openaiBaseUrl: string;
   /** Meta's Graph API for Cloud API connections (GRAPH_API_URL; tests point it at a local fake). */
   graphApiUrl: string;
+  /**
+   * The server's public address (PUBLIC_URL, no trailing slash), for URLs given to third parties to call
+   * back (a Cloud API connection's webhook); "" takes the request's own protocol and host.
+   */
+  publicUrl: string;
   openaiApiKey: string;
   /** How long an AI answer or a typebot call may take before the ticket goes to humans (AI_TIMEOUT_MS). */
   aiTimeoutMs: number;
@@ -169,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     secretsKey: (env.SECRETS_KEY ?? "").trim() || secrets?.seal || "",
     openaiBaseUrl: (env.OPENAI_BASE_URL ?? "").trim() || "https://api.openai.com/v1",
     graphApiUrl: ((env.GRAPH_API_URL ?? "").trim() || "https://graph.facebook.com/v21.0").replace(/\/+$/, ""),
+    publicUrl: (env.PUBLIC_URL ?? "").trim().replace(/\/+$/, ""),
     openaiApiKey: (env.OPENAI_API_KEY ?? "").trim(),
     aiTimeoutMs: Math.max(1000, int(env.AI_TIMEOUT_MS, 30_000)),
     webhookTimeoutMs: Math.max(1000, int(env.WEBHOOK_TIMEOUT_MS, 10_000)),

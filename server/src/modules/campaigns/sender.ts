@@ -1,10 +1,14 @@
-import { type ErrorCode, isErrorCode } from "@charla/contracts";
+import { type ErrorCode, fillCampaignVariables, isErrorCode } from "@charla/contracts";
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { ChannelDriver } from "../../channels/driver.js";
 import type { Services } from "../../context.js";
 import { scoped } from "../../db/scoped.js";
 import { campaignShippings, campaigns, whatsapps } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
+import { AppError } from "../../lib/app-error.js";
+import { fillTemplate } from "../../lib/template.js";
+import { fallbackTemplate } from "../cloud/fallback.js";
+import { chatWindow } from "../cloud/window.js";
 import { optionsOf } from "../file-lists/queries.js";
 import { campaignsAllowed } from "../../jobs/eligible.js";
 import { campaignAnnouncer } from "./announce.js";
@@ -107,7 +111,7 @@ const codeOf = (err: unknown): ErrorCode => {
 class SessionDown extends Error {}
 
 /** One shipping's send: its confirmation, or its files, media and text; recorded after it went. */
-async function sendOne(s: Services, driver: ChannelDriver, c: CampaignRow, sh: Shipping, now: Date) {
+async function sendOne(s: Services, driver: ChannelDriver, c: CampaignRow, whatsappId: number, sh: Shipping, now: Date) {
   const settings = await readCampaignSettings(s.db, c.companyId);
   let address = sh.address;
   if (!address) {
@@ -115,6 +119,8 @@ async function sendOne(s: Services, driver: ChannelDriver, c: CampaignRow, sh: S
     if (!address) return finish(s, sh, { status: "failed", failedAt: now, error: "ERR_WAPP_INVALID_CONTACT" });
     await s.db.update(campaignShippings).set({ address }).where(eq(campaignShippings.id, sh.id));
   }
+  if (!(await chatWindow(s.db, c.companyId, whatsappId, address)).open)
+    return sendAsTemplate(s, driver, c, whatsappId, sh, address, now);
   if (sh.status === "confirming") {
     const text = composeText(c, sh, settings, "confirmationMessage");
     await driver.sendText(address, text, { messageId: partMessageId(sh.sendKey, "confirmation") });
@@ -135,6 +141,41 @@ async function sendOne(s: Services, driver: ChannelDriver, c: CampaignRow, sh: S
       )
     : await driver.sendText(address, text, { messageId: partMessageId(sh.sendKey, "message") });
   return finish(s, sh, { status: "delivered", deliveredAt: now, message: text, channelMessageId: sent.channelId });
+}
+
+/**
+ * A Cloud API customer whose 24-hour window is closed (most of a campaign's list never wrote): the
+ * connection's fallback template goes instead of the whole send, its parameters filled with the
+ * shipping's variables. As a confirmation it asks the question: the customer's answer opens the window
+ * for the campaign's own message. Without a template (or with one Meta does not list as approved) the
+ * shipping fails at once with the reason, never retried into the same refusal.
+ */
+async function sendAsTemplate(
+  s: Services,
+  driver: ChannelDriver,
+  c: CampaignRow,
+  whatsappId: number,
+  sh: Shipping,
+  address: string,
+  now: Date,
+) {
+  const wa = await scoped(s.db, c.companyId).whatsapps.findById(whatsappId);
+  const settings = await readCampaignSettings(s.db, c.companyId);
+  let fallback: Awaited<ReturnType<typeof fallbackTemplate>>;
+  try {
+    if (!wa || !driver.sendTemplate) throw new AppError("ERR_CLOUD_WINDOW_CLOSED");
+    const fill = (param: string) =>
+      fillTemplate(fillCampaignVariables(param, sh, settings.variables), { name: sh.name, email: sh.email });
+    fallback = await fallbackTemplate(s, c.companyId, wa, fill);
+  } catch (err) {
+    if (codeOf(err) === "ERR_WAPP_NOT_INITIALIZED") throw err;
+    return finish(s, sh, { status: "failed", failedAt: now, error: codeOf(err) });
+  }
+  const part = sh.status === "confirming" ? "confirmation-template" : "template";
+  const sent = await driver.sendTemplate(address, fallback.message, { messageId: partMessageId(sh.sendKey, part) });
+  if (sh.status === "confirming")
+    return finish(s, sh, { status: "awaiting", confirmationRequestedAt: now, confirmationMessage: fallback.body });
+  return finish(s, sh, { status: "delivered", deliveredAt: now, message: fallback.body, channelMessageId: sent.channelId });
 }
 
 /**
@@ -229,7 +270,7 @@ async function stillRunning(s: Services, c: CampaignRow): Promise<boolean> {
 async function sendCampaign(s: Services, c: CampaignRow, rows: Shipping[], now: Date) {
   const whatsappId = await connectionOf(s, c);
   const driver = whatsappId ? await s.sessions.driverFor(c.companyId, whatsappId) : null;
-  if (!driver) {
+  if (!whatsappId || !driver) {
     await pause(s, c, now);
     return release(s, rows);
   }
@@ -241,7 +282,7 @@ async function sendCampaign(s: Services, c: CampaignRow, rows: Shipping[], now: 
     if (!(await renewClaim(s, rows[i], clock()))) continue;
     const stopKeeping = keepClaimed(s, rows[i], clock);
     try {
-      await sendOne(s, driver, c, rows[i], now).catch((err) => {
+      await sendOne(s, driver, c, whatsappId, rows[i], now).catch((err) => {
         if (codeOf(err) === "ERR_WAPP_NOT_INITIALIZED") throw new SessionDown();
         return failed(s, rows[i], err, now);
       });

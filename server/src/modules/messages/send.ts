@@ -12,13 +12,17 @@ import {
   vcardBody,
 } from "@charla/contracts";
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { type ChannelDriver, outgoingMessageId, type Sent, type Share } from "../../channels/driver.js";
+import { type ChannelDriver, outgoingMessageId, type Sent, type Share, type TemplateMessage } from "../../channels/driver.js";
 import type { Services } from "../../context.js";
 import type { Db, Tx } from "../../db/client.js";
 import { type Scoped, scoped } from "../../db/scoped.js";
 import { contacts, messages, tickets } from "../../db/schema/index.js";
 import { AppError } from "../../lib/app-error.js";
 import { type Viewer, canSeeTicket } from "../../policies/tickets.js";
+import { fillTemplate } from "../../lib/template.js";
+import { type Fallback, fallbackTemplate } from "../cloud/fallback.js";
+import { assertWindowOpen, chatWindow } from "../cloud/window.js";
+import { templateFactsOf } from "../tickets/automatic-messages.js";
 import { announceIn, completeOutgoing } from "./complete.js";
 import { presentMessages } from "./presenter.js";
 
@@ -40,6 +44,11 @@ export type Outgoing = {
   clientId?: string;
   /** A location or contact card instead of text: recorded in its core §2 body format, sent as itself. */
   share?: { location: SharedLocation } | { contact: ContactCard };
+  /**
+   * An approved template (the Cloud API), `body` being its text filled: the one message that may go
+   * outside the customer's 24-hour window. Anything else is refused there before it is recorded.
+   */
+  template?: TemplateMessage;
 };
 
 export function mediaTypeOf(mimetype: string): MediaType {
@@ -94,17 +103,24 @@ export async function quotableMessage(q: Scoped, viewer: Viewer, ticket: TicketR
  */
 export async function sendToTicket(s: Services, companyId: number, ticket: TicketRow, out: Outgoing): Promise<MessageView> {
   const q = scoped(s.db, companyId);
-  const { contact, driver } = await recipientOf(s, companyId, ticket).catch(async (err) => {
-    // nothing will be recorded: the uploaded file has no message to belong to
-    if (out.media) await s.storage.remove(companyId, out.media.path);
-    throw err;
-  });
+  const { contact, driver } = await recipientOf(s, companyId, ticket)
+    .then(async (recipient) => {
+      // Meta drops free text outside the window without a word: refused here, before any record
+      if (!out.template) await assertWindowOpen(s.db, companyId, ticket.whatsappId, recipient.contact.number);
+      return recipient;
+    })
+    .catch(async (err) => {
+      // nothing will be recorded: the uploaded file has no message to belong to
+      if (out.media) await s.storage.remove(companyId, out.media.path);
+      throw err;
+    });
 
   const recorded = await recordOutgoing(s, companyId, ticket, out);
   if (!recorded.send) return (await presentMessages(q, [recorded.row]))[0];
   return dispatch(s, companyId, ticket, { contact, driver }, recorded.row, {
     mimetype: out.media?.mimetype,
     quotedChannelId: out.quoted?.channelId ?? undefined,
+    template: out.template,
   });
 }
 
@@ -115,14 +131,18 @@ async function dispatch(
   ticket: TicketRow,
   { contact, driver }: Recipient,
   row: MessageRow,
-  { mimetype, quotedChannelId }: { mimetype?: string; quotedChannelId?: string } = {},
+  { mimetype, quotedChannelId, template }: { mimetype?: string; quotedChannelId?: string; template?: TemplateMessage } = {},
 ): Promise<MessageView> {
   const opts = { quotedChannelId, isGroup: contact.isGroup, messageId: row.channelId ?? undefined };
   let sent: Sent;
   try {
     const share = shareOfRow(row);
+    if (template) {
+      if (!driver.sendTemplate) throw new AppError("ERR_CLOUD_NOT_A_CLOUD_CONNECTION");
+      sent = await driver.sendTemplate(contact.number, template, opts);
+    }
     // the recorded file (a retry sends the first request's), read only now, one file at a time
-    if (share) sent = await driver.sendShared(contact.number, share, opts);
+    else if (share) sent = await driver.sendShared(contact.number, share, opts);
     else if (row.mediaPath)
       sent = await driver.sendMedia(
         contact.number,
@@ -155,6 +175,7 @@ function shareOfRow(row: MessageRow): Share | null {
 }
 
 function recordedForm(out: Outgoing): { body: string; mediaType: MediaType } {
+  if (out.template) return { body: out.body, mediaType: "chat" };
   if (out.share && "location" in out.share) return { body: locationBody(out.share.location), mediaType: "locationMessage" };
   if (out.share) return { body: vcardBody(out.share.contact), mediaType: "vcard" };
   return { body: out.body, mediaType: out.media ? mediaTypeOf(out.media.mimetype) : "chat" };
@@ -316,6 +337,9 @@ export function automaticValues(companyId: number, ticket: TicketRow, bodies: st
  * one cut off mid-send goes again under its recorded channel id. Without a reachable session it
  * throws, so the job tries again later, the rows still queued; on the last attempt, or for any other
  * failure, the row is marked failed (-1) for the agents to see.
+ * A Cloud API customer whose 24-hour window is closed gets the connection's fallback template instead
+ * (once a run: the rows after it fail, as free text would), or, without one, the row fails with
+ * ERR_CLOUD_WINDOW_CLOSED: never a text Meta drops silently.
  */
 export async function deliverQueued(
   s: Services,
@@ -332,6 +356,7 @@ export async function deliverQueued(
     .leftJoin(contacts, and(eq(contacts.companyId, tickets.companyId), eq(contacts.id, tickets.contactId)))
     .where(q.messages.where(inArray(messages.id, messageIds)));
   const byId = new Map(found.map((f) => [f.row.id, f]));
+  let templated = false;
   for (const id of messageIds) {
     const { row, ticket, contact } = byId.get(id) ?? {};
     if (!row || !ticket || row.ack !== Ack.queued) continue;
@@ -345,8 +370,47 @@ export async function deliverQueued(
       await markFailed(s, companyId, ticket, row, error.code);
       continue;
     }
-    await dispatch(s, companyId, ticket, recipient, row).catch((err) =>
+    let sending = row;
+    let template: TemplateMessage | undefined;
+    if (!(await chatWindow(s.db, companyId, ticket.whatsappId, recipient.contact.number)).open) {
+      const instead = templated ? null : await fallbackOf(s, companyId, ticket).catch((err) => driverError(err, "ERR_CLOUD_API"));
+      if (!instead || instead instanceof AppError) {
+        await markFailed(s, companyId, ticket, row, instead?.code ?? "ERR_CLOUD_WINDOW_CLOSED");
+        continue;
+      }
+      const recorded = await recordAsTemplate(s, companyId, row, instead);
+      if (!recorded) continue;
+      templated = true;
+      sending = recorded;
+      template = instead.message;
+    }
+    await dispatch(s, companyId, ticket, recipient, sending, { template }).catch((err) =>
       s.log.warn({ err, ticketId: ticket.id, messageId: row.id }, "automatic message not sent"),
     );
   }
+}
+
+/** The connection's fallback template for the ticket, its parameters filled with the ticket's variables. */
+async function fallbackOf(s: Services, companyId: number, ticket: TicketRow): Promise<Fallback> {
+  const q = scoped(s.db, companyId);
+  const wa = ticket.whatsappId ? await q.whatsapps.findById(ticket.whatsappId) : null;
+  if (!wa) throw new AppError("ERR_CLOUD_WINDOW_CLOSED");
+  const agent = ticket.userId ? await q.users.findById(ticket.userId) : null;
+  const facts = await templateFactsOf(q, ticket, agent);
+  return fallbackTemplate(s, companyId, wa, (param) => fillTemplate(param, facts));
+}
+
+/**
+ * Record first, for a row going as the template: it shows what the customer gets (the template's text,
+ * no file) before it goes; null when the row is no longer queued (another run took it).
+ */
+async function recordAsTemplate(s: Services, companyId: number, row: MessageRow, fallback: Fallback): Promise<MessageRow | null> {
+  const [updated] = await s.db
+    .update(messages)
+    .set({ body: fallback.body, mediaType: "chat", mediaPath: null, mediaName: null, updatedAt: new Date() })
+    .where(and(eq(messages.companyId, companyId), eq(messages.id, row.id), eq(messages.ack, Ack.queued)))
+    .returning();
+  // the file was the message's own copy (a schedule keeps its own)
+  if (updated && row.mediaPath) await s.storage.remove(companyId, row.mediaPath).catch(() => undefined);
+  return updated ?? null;
 }

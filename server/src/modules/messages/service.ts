@@ -35,11 +35,11 @@ const companyViewer: Viewer = {
   whatsappId: null,
 };
 
-const viewerOf = (q: Scoped, actor: Actor): Promise<Viewer> =>
+export const viewerOf = (q: Scoped, actor: Actor): Promise<Viewer> =>
   actor.kind === "user" ? loadViewer(q, actor.user) : Promise.resolve(companyViewer);
 
 /** The checks of writing to a ticket (core §4, §6): visible, not the bot's, open, and the writer's own or staff's. */
-async function writableTicket(q: Scoped, viewer: Viewer, ticketId: number): Promise<TicketRow> {
+export async function writableTicket(q: Scoped, viewer: Viewer, ticketId: number): Promise<TicketRow> {
   const ticket = await visibleTicket(q, viewer, { id: ticketId });
   // the bot's conversation is read-only to agents until it lets go (issue 26)
   assertNotHeldByBot(viewer, ticket);

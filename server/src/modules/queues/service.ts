@@ -119,7 +119,7 @@ export function deleteQueue(ctx: RequestCtx, id: number): Promise<void> {
     await clearPromptQueue(tx, ctx.companyId, id);
     await q.queues.delete(id);
     const users = await userViewsByIds(q, userIds);
-    const connections = await connectionViews(q, whatsappIds);
+    const connections = await connectionViews(q, ctx, whatsappIds);
     afterCommit(async () => {
       emitQueue(ctx, { action: "delete", queueId: id });
       for (const user of users) emitUser(ctx, "update", user);

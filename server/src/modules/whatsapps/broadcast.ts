@@ -11,14 +11,16 @@ type Subject = Pick<Principal, "profile" | "super" | "plan">;
  */
 export const seesConnectionSecrets = (subject: Subject) => can(subject, "connections-page:actionButtons");
 
-/** The view without its QR code and token, for everyone else. */
-export function withoutSecrets<T extends Partial<Pick<ConnectionView, "qrcode" | "token">>>(view: T): T {
-  const { qrcode: _qrcode, token: _token, ...rest } = view;
+type Guarded = Partial<Pick<ConnectionView, "qrcode" | "token" | "cloud" | "webhookUrl">>;
+
+/** The view without its QR code, token and Cloud API settings (ids, masked secrets, webhook URL), for everyone else. */
+export function withoutSecrets<T extends Guarded>(view: T): T {
+  const { qrcode: _qrcode, token: _token, cloud: _cloud, webhookUrl: _webhookUrl, ...rest } = view;
   return rest as T;
 }
 
 /** The view as this user may see it. */
-export const connectionFor = <T extends Partial<Pick<ConnectionView, "qrcode" | "token">>>(subject: Subject, view: T): T =>
+export const connectionFor = <T extends Guarded>(subject: Subject, view: T): T =>
   seesConnectionSecrets(subject) ? view : withoutSecrets(view);
 
 /** The company's users who get connection secrets in live events. */

@@ -1,4 +1,4 @@
-import { ConnectionForm, type ConnectionStatus, IdParams, PairingCodeForm, text } from "@charla/contracts";
+import { ConnectionForm, type ConnectionStatus, type ConnectionView, IdParams, PairingCodeForm, text } from "@charla/contracts";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -8,6 +8,7 @@ import { whatsapps } from "../../db/schema/index.js";
 import { found } from "../../lib/app-error.js";
 import { driverError } from "../messages/send.js";
 import { apiTokenRoutes } from "./api-token.js";
+import { absoluteUrl } from "../cloud/settings.js";
 import { connectionFor, emitConnectionSession } from "./broadcast.js";
 import { numberOfToken } from "./presenter.js";
 import { connectionView, createConnection, deleteConnection, listConnections, updateConnection } from "./service.js";
@@ -22,6 +23,17 @@ const channelFailure = (err: unknown): never => {
   throw driverError(err, "ERR_WAPP_NOT_INITIALIZED");
 };
 
+/**
+ * A Cloud API connection's webhook URL as the caller reached this server, when no PUBLIC_URL says
+ * otherwise: the address to paste in Meta's app is absolute.
+ */
+function withOrigin<T extends Pick<ConnectionView, "cloud" | "webhookUrl">>(req: FastifyRequest, view: T): T {
+  if (!view.cloud) return view;
+  const origin = `${req.protocol}://${req.host}`;
+  const webhookUrl = absoluteUrl(view.cloud.webhookUrl, origin);
+  return { ...view, webhookUrl, cloud: { ...view.cloud, webhookUrl } };
+}
+
 /** Connections (core §7 Connections) and their sessions (retry, new QR, disconnect). */
 export async function whatsappsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -29,22 +41,22 @@ export async function whatsappsRoutes(app: FastifyInstance) {
 
   // every user lists the connections; their QR code and token only those who may manage them
   r.get("/whatsapp", { schema: { querystring: ListQuery }, config: { permission: "connections.list" } }, async (req) =>
-    (await listConnections(tenant(req))).map((view) => connectionFor(req.ctx.user, view)),
+    (await listConnections(tenant(req), req.ctx)).map((view) => connectionFor(req.ctx.user, withOrigin(req, view))),
   );
   r.get(
     "/whatsapp/:id",
     { schema: { params: IdParams, querystring: ListQuery }, config: { permission: "connections.list" } },
-    async (req) => connectionFor(req.ctx.user, await connectionView(tenant(req), req.params.id)),
+    async (req) => connectionFor(req.ctx.user, withOrigin(req, await connectionView(tenant(req), req.ctx, req.params.id))),
   );
   r.post(
     "/whatsapp",
     { schema: { body: ConnectionForm }, config: { permission: "connections-page:addConnection" } },
-    async (req, reply) => reply.status(201).send(await createConnection(req.ctx, req.body)),
+    async (req, reply) => reply.status(201).send(withOrigin(req, await createConnection(req.ctx, req.body))),
   );
   r.put(
     "/whatsapp/:id",
     { schema: { params: IdParams, body: ConnectionForm }, config: { permission: "connections-page:editOrDeleteConnection" } },
-    (req) => updateConnection(req.ctx, req.params.id, req.body),
+    async (req) => withOrigin(req, await updateConnection(req.ctx, req.params.id, req.body)),
   );
   r.delete(
     "/whatsapp/:id",
@@ -62,7 +74,7 @@ export async function whatsappsRoutes(app: FastifyInstance) {
   r.post("/whatsappsession/:id", { schema: { params: IdParams }, config: session }, async (req) => {
     const wa = await owned(req, req.params.id);
     await req.ctx.sessions.restart(req.ctx.companyId, wa.id).catch(channelFailure);
-    return connectionView(tenant(req), wa.id);
+    return withOrigin(req, await connectionView(tenant(req), req.ctx, wa.id));
   });
   /** Link with a phone number: the session shows PAIRING with a code to type on the phone, where the QR goes. */
   r.post(
@@ -72,14 +84,14 @@ export async function whatsappsRoutes(app: FastifyInstance) {
       const wa = await owned(req, req.params.id);
       const number = req.body?.number || numberOfToken(wa.token);
       await req.ctx.sessions.pairWithCode(req.ctx.companyId, wa.id, number).catch(channelFailure);
-      return connectionView(tenant(req), wa.id);
+      return withOrigin(req, await connectionView(tenant(req), req.ctx, wa.id));
     },
   );
   /** New QR: forget the link and pair again. */
   r.put("/whatsappsession/:id", { schema: { params: IdParams }, config: session }, async (req) => {
     const wa = await owned(req, req.params.id);
     await req.ctx.sessions.newQr(req.ctx.companyId, wa.id).catch(channelFailure);
-    return connectionView(tenant(req), wa.id);
+    return withOrigin(req, await connectionView(tenant(req), req.ctx, wa.id));
   });
   /** Disconnect: unlink the phone and stop; the connection stays, DISCONNECTED. */
   r.delete("/whatsappsession/:id", { schema: { params: IdParams }, config: session }, async (req) => {
@@ -99,6 +111,6 @@ export async function whatsappsRoutes(app: FastifyInstance) {
       retries: row.retries,
       updatedAt: row.updatedAt.toISOString(),
     });
-    return connectionView(q, wa.id);
+    return withOrigin(req, await connectionView(q, req.ctx, wa.id));
   });
 }

@@ -9,30 +9,31 @@ import { withTransaction } from "../../db/tx.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { assertOwnAutomation } from "../../automation/references.js";
 import { emitConnection } from "./broadcast.js";
+import { type CloudViewHost, cloudColumns, probeConnection } from "../cloud/settings.js";
 import { presentConnections, tokenOfNumber } from "./presenter.js";
 
 type Input = z.output<typeof ConnectionForm>;
 type Row = typeof whatsapps.$inferSelect;
 
-export async function connectionView(q: Scoped, id: number): Promise<ConnectionView> {
+export async function connectionView(q: Scoped, host: CloudViewHost, id: number): Promise<ConnectionView> {
   const row = found(await q.whatsapps.findById(id), "ERR_NO_WAPP_FOUND");
-  return (await presentConnections(q, [row]))[0];
+  return (await presentConnections(q, host, [row]))[0];
 }
 
-export async function listConnections(q: Scoped): Promise<ConnectionView[]> {
+export async function listConnections(q: Scoped, host: CloudViewHost): Promise<ConnectionView[]> {
   const rows = await q.db.select().from(whatsapps).where(q.whatsapps.where()).orderBy(asc(whatsapps.name), asc(whatsapps.id));
-  return presentConnections(q, rows);
+  return presentConnections(q, host, rows);
 }
 
 /** Connections by id, with their queues, in id order. */
-export async function connectionViews(q: Scoped, ids: number[]): Promise<ConnectionView[]> {
+export async function connectionViews(q: Scoped, host: CloudViewHost, ids: number[]): Promise<ConnectionView[]> {
   if (ids.length === 0) return [];
   const rows = await q.db
     .select()
     .from(whatsapps)
     .where(q.whatsapps.where(inArray(whatsapps.id, ids)))
     .orderBy(asc(whatsapps.id));
-  return presentConnections(q, rows);
+  return presentConnections(q, host, rows);
 }
 
 /**
@@ -99,13 +100,13 @@ async function setQueues(q: Scoped, whatsappId: number, queueIds: number[]) {
 }
 
 /** Exactly one default per company: making one the default unsets the others (their views are returned). */
-async function makeDefault(q: Scoped, id: number): Promise<ConnectionView[]> {
+async function makeDefault(q: Scoped, host: CloudViewHost, id: number): Promise<ConnectionView[]> {
   const unset = await q.db
     .update(whatsapps)
     .set({ isDefault: false, updatedAt: new Date() })
     .where(q.whatsapps.where(ne(whatsapps.id, id), eq(whatsapps.isDefault, true)))
     .returning();
-  return presentConnections(q, unset);
+  return presentConnections(q, host, unset);
 }
 
 function emit(
@@ -117,10 +118,12 @@ function emit(
 
 /**
  * A new connection. The simulator has nothing to scan: it starts at once and answers CONNECTED
- * (issue 26: a new one no longer waits DISCONNECTED for «Reintentar»); a real phone waits for it.
+ * (issue 26: a new one no longer waits DISCONNECTED for «Reintentar»); a real phone waits for it; a
+ * Cloud API one answers as its test call found it.
  */
 export async function createConnection(ctx: RequestCtx, input: Input): Promise<ConnectionView> {
   const view = await insertConnection(ctx, input);
+  if (view.provider === "cloud") return probed(ctx, view.id);
   if (view.provider !== "simulator") return view;
   try {
     await ctx.sessions.restart(ctx.companyId, view.id);
@@ -130,7 +133,15 @@ export async function createConnection(ctx: RequestCtx, input: Input): Promise<C
     ctx.log.error({ err, whatsappId: view.id }, "new simulator connection did not start");
     return view;
   }
-  return connectionView(scoped(ctx.db, ctx.companyId), view.id);
+  return connectionView(scoped(ctx.db, ctx.companyId), ctx, view.id);
+}
+
+/** A saved Cloud API connection after its test call (status, number), told to the company again. */
+async function probed(ctx: RequestCtx, id: number): Promise<ConnectionView> {
+  await probeConnection(ctx, ctx.companyId, id);
+  const view = await connectionView(scoped(ctx.db, ctx.companyId), ctx, id);
+  await emit(ctx, { action: "update", whatsapp: view });
+  return view;
 }
 
 function insertConnection(ctx: RequestCtx, input: Input): Promise<ConnectionView> {
@@ -148,10 +159,16 @@ function insertConnection(ctx: RequestCtx, input: Input): Promise<ConnectionView
     const queueIds = await checkQueues(q, input);
     // the first connection is the default whatever was asked: a company always has one
     const isDefault = input.isDefault || toCount(n) === 0;
-    const row = await q.whatsapps.insert({ ...fieldsOf(input), provider: input.provider, isDefault, status: "DISCONNECTED" });
-    const unset = isDefault ? await makeDefault(q, row.id) : [];
+    const row = await q.whatsapps.insert({
+      ...fieldsOf(input),
+      ...cloudColumns(ctx.secrets, input, null),
+      provider: input.provider,
+      isDefault,
+      status: "DISCONNECTED",
+    });
+    const unset = isDefault ? await makeDefault(q, ctx, row.id) : [];
     await setQueues(q, row.id, queueIds);
-    const view = await connectionView(q, row.id);
+    const view = await connectionView(q, ctx, row.id);
     afterCommit(async () => {
       for (const other of [...unset, view]) await emit(ctx, { action: "update", whatsapp: other });
     });
@@ -159,7 +176,12 @@ function insertConnection(ctx: RequestCtx, input: Input): Promise<ConnectionView
   });
 }
 
-export function updateConnection(ctx: RequestCtx, id: number, input: Input): Promise<ConnectionView> {
+export async function updateConnection(ctx: RequestCtx, id: number, input: Input): Promise<ConnectionView> {
+  const view = await saveConnection(ctx, id, input);
+  return view.provider === "cloud" ? probed(ctx, id) : view;
+}
+
+function saveConnection(ctx: RequestCtx, id: number, input: Input): Promise<ConnectionView> {
   return withTransaction(ctx.db, async (tx, afterCommit) => {
     const q = scoped(tx, ctx.companyId);
     const current = found(await q.whatsapps.lockById(id), "ERR_NO_WAPP_FOUND");
@@ -167,10 +189,14 @@ export function updateConnection(ctx: RequestCtx, id: number, input: Input): Pro
     // the default cannot simply be switched off: another connection must become the default instead
     if (current.isDefault && !input.isDefault) throw new AppError("ERR_NO_OTHER_WHATSAPP");
     // the provider is chosen at creation; a live session cannot change what runs it
-    await q.whatsapps.update(id, { ...fieldsOf(input), isDefault: input.isDefault });
-    const unset = input.isDefault ? await makeDefault(q, id) : [];
+    await q.whatsapps.update(id, {
+      ...fieldsOf(input),
+      ...cloudColumns(ctx.secrets, input, current),
+      isDefault: input.isDefault,
+    });
+    const unset = input.isDefault ? await makeDefault(q, ctx, id) : [];
     await setQueues(q, id, queueIds);
-    const view = await connectionView(q, id);
+    const view = await connectionView(q, ctx, id);
     afterCommit(async () => {
       for (const other of [...unset, view]) await emit(ctx, { action: "update", whatsapp: other });
     });
@@ -189,7 +215,7 @@ export async function deleteConnection(ctx: RequestCtx, id: number): Promise<voi
       const [next] = await q.db.select().from(whatsapps).where(q.whatsapps.where()).orderBy(asc(whatsapps.id)).limit(1);
       if (next) {
         await q.whatsapps.update(next.id, { isDefault: true });
-        const view = await connectionView(q, next.id);
+        const view = await connectionView(q, ctx, next.id);
         afterCommit(() => emit(ctx, { action: "update", whatsapp: view }));
       }
     }
