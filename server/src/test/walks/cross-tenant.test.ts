@@ -41,6 +41,7 @@ import {
 } from "../../db/schema/index.js";
 import { fillParams, sampleOf } from "./samples.js";
 import { BILLING_CONFIG, buildInvoice } from "../billing-kit.js";
+import { cloudConnection } from "../cloud-kit.js";
 
 /**
  * Walks the server's own route table as company B's admin, aimed at company A's rows: no route may
@@ -65,6 +66,13 @@ beforeAll(async () => {
   aUser = await buildUser(t.app, a.id, { name: `Marker ${a.name}` });
   const queue = await buildQueue(t.app, a.id, { name: `Queue ${a.name}` });
   const wa = await buildWhatsapp(t.app, a.id, { name: `Conn ${a.name}` });
+  // a Cloud API connection's webhook URL: public, but answers nothing without its verify token or signature
+  const cloud = await cloudConnection(t.app, a.id, {
+    accessToken: "walk-token",
+    phoneNumberId: "100000000000001",
+    businessAccountId: "100000000000002",
+    displayPhoneNumber: "+1 555-010-0100",
+  });
   const contact = await buildContact(t.app, a.id, { name: `Cliente ${a.name}`, number: `5215${Date.now() % 1e8}` });
   await setUserFlag(t.app, aUser.id, { whatsappId: wa.id });
   const ticket = await buildTicket(t.app, a.id, { contactId: contact.id, whatsappId: wa.id, lastMessage: `Último ${a.name}` });
@@ -224,6 +232,7 @@ beforeAll(async () => {
     "ticket-tags:tagId": tag.id,
     prompt: prompt.id,
     queueIntegration: integration.id,
+    "whatsapp-cloud:key": cloud.webhookKey,
   };
   markers = [
     aUser.email,
