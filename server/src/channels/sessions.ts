@@ -2,6 +2,8 @@ import type { ConnectionStatus } from "@charla/contracts";
 import { and, eq } from "drizzle-orm";
 import type { Config } from "../config.js";
 import { whatsapps } from "../db/schema/index.js";
+import type { SecretBox } from "../lib/secret-box.js";
+import { cloudFactory } from "./cloud/factory.js";
 import type { ChannelInbox } from "./inbox.js";
 import {
   type ChannelDriver,
@@ -19,7 +21,8 @@ import { type HolderCall, type RemoteCall, RUN_ON_DRIVER, remoteDriver, SessionB
 import { SimulatorDriver } from "./simulator/driver.js";
 
 const EARLY_ACK_TTL_MS = 60_000;
-type Running = { companyId: number; driver: ChannelDriver };
+/** `leased`: the session runs here because this process holds its lease (leases.ts); webhook channels hold none. */
+type Running = { companyId: number; driver: ChannelDriver; leased: boolean };
 type HolderRun = (companyId: number, whatsappId: number, args: unknown[]) => Promise<unknown>;
 
 registerDriver("simulator", (ctx) => new SimulatorDriver(ctx));
@@ -27,10 +30,20 @@ registerDriver("simulator", (ctx) => new SimulatorDriver(ctx));
 registerDriver("beta", () => {
   throw new Error("the beta driver is built per app by Sessions");
 });
+registerDriver("cloud", () => {
+  throw new Error("the cloud driver is built per app by Sessions");
+});
+
+/**
+ * Providers with nothing to hold open (the Cloud API: HTTPS calls out, a webhook in): every process
+ * builds its own driver on first use, so they take no lease and stay out of the lease rounds.
+ */
+export const UNLEASED_PROVIDERS: ReadonlySet<string> = new Set(["cloud"]);
 
 /**
  * The live driver of each connection on this process. A session runs only where its lease is held
- * (leases.ts): one process per connection, however many run.
+ * (leases.ts): one process per connection, however many run. Webhook channels (UNLEASED_PROVIDERS)
+ * run on every process that uses them.
  */
 /** How long shutdown waits for the drivers' events and writes in flight. */
 export const SHUTDOWN_DRAIN_MS = 10_000;
@@ -45,7 +58,10 @@ async function settledWithin(ms: number, work: (Promise<void> | undefined)[]): P
 }
 
 /** What the session registry uses of the app (not the whole Services, which name this class). */
-export type SessionsHost = BaileysHost & { config: Pick<Config, "fakeWhatsapp" | "simulatorOutbox"> };
+export type SessionsHost = BaileysHost & {
+  config: Pick<Config, "fakeWhatsapp" | "simulatorOutbox" | "graphApiUrl" | "maxUploadBytes">;
+  secrets: Pick<SecretBox, "open">;
+};
 
 export class Sessions {
   private readonly drivers = new Map<number, Running>();
@@ -69,8 +85,10 @@ export class Sessions {
     /** Tests narrow the providers this process runs, so other tests' connections stay out of its rounds. */
     opts: { timing?: LeaseTiming; providers?: () => string[] } = {},
   ) {
-    this.leases = new LeaseManager(s.db, opts.providers ?? registeredProviders, opts.timing);
+    const providers = opts.providers ?? registeredProviders;
+    this.leases = new LeaseManager(s.db, () => providers().filter((p) => !UNLEASED_PROVIDERS.has(p)), opts.timing);
     this.factories.set("beta", lazyBaileysFactory(s));
+    this.factories.set("cloud", cloudFactory(s));
     this.factories.set("simulator", (ctx) => new SimulatorDriver(ctx, { outbox: s.config.simulatorOutbox }));
   }
 
@@ -125,18 +143,19 @@ export class Sessions {
       .where(and(eq(whatsapps.id, whatsappId), eq(whatsapps.companyId, companyId)));
     const factory = row && this.factoryOf(row.provider);
     if (!factory) return null;
+    const leased = !UNLEASED_PROVIDERS.has(row.provider);
     // another live process runs this session: never a second socket for one connection
-    if (!(await this.leases.claim(whatsappId))) return this.remote(companyId, whatsappId, row.provider);
+    if (leased && !(await this.leases.claim(whatsappId))) return this.remote(companyId, whatsappId, row.provider);
     const driver = factory({ companyId, whatsappId, events: this.eventsFor(companyId, whatsappId) });
     try {
       await driver.connect();
     } catch (err) {
       // not kept: the next use tries again, and callers answer ERR_WAPP_NOT_INITIALIZED meanwhile
       this.s.log.warn({ err, whatsappId }, "channel driver did not start");
-      await this.leases.release(whatsappId).catch(() => undefined);
+      if (leased) await this.leases.release(whatsappId).catch(() => undefined);
       return null;
     }
-    this.drivers.set(whatsappId, { companyId, driver });
+    this.drivers.set(whatsappId, { companyId, driver, leased });
     return driver;
   }
 
@@ -179,7 +198,7 @@ export class Sessions {
     this.leases.start(
       async ({ held, surplus }) => {
         const holding = new Set(held.map((h) => h.whatsappId).filter((id) => !surplus.includes(id)));
-        for (const id of [...this.drivers.keys()]) if (!holding.has(id)) await this.handOver(id);
+        for (const id of this.leasedHere()) if (!holding.has(id)) await this.handOver(id);
         for (const id of surplus) if (!this.drivers.has(id)) await this.leases.release(id).catch(() => undefined);
         for (const h of held)
           if (holding.has(h.whatsappId) && !this.drivers.has(h.whatsappId))
@@ -190,10 +209,16 @@ export class Sessions {
       (err) => this.s.log.error({ err }, "session lease round failed"),
     );
     this.watchdog = setInterval(() => {
-      if (Date.now() <= this.leases.validUntil || this.drivers.size === 0) return;
+      const leased = this.leasedHere();
+      if (Date.now() <= this.leases.validUntil || leased.length === 0) return;
       this.s.log.error("session leases could not be renewed; stopping this process's sessions");
-      for (const id of [...this.drivers.keys()]) void this.handOver(id);
+      for (const id of leased) void this.handOver(id);
     }, 1_000).unref();
+  }
+
+  /** The sessions running here by their lease (webhook channels' drivers aside: no round moves them). */
+  private leasedHere(): number[] {
+    return [...this.drivers].filter(([, running]) => running.leased).map(([id]) => id);
   }
 
   private bus: SessionBus | null = null;
