@@ -45,7 +45,7 @@ export type FakeGraph = {
   phoneNumberId: string;
   businessAccountId: string;
   displayPhoneNumber: string;
-  /** Every POST …/messages body received (sends and read marks), in order. */
+  /** Every POST …/messages body the fake accepted (sends and read marks), in order; refused ones are not. */
   sent(): GraphSend[];
   uploads(): { type: string; fileName: string; bytes: number; mime: string; id: string }[];
   /** Served to GET /{id} and the url it answers with; uploads are served the same way. */
@@ -231,13 +231,16 @@ export async function startFakeGraph(opts: FakeGraphOptions = {}): Promise<FakeG
       } catch {
         return graphError(res, 400, { code: 100, message: "(#100) Invalid parameter" });
       }
-      sends.push(send);
       if (send.messaging_product !== "whatsapp")
         return graphError(res, 400, { code: 100, message: "(#100) The parameter messaging_product is required." });
-      if (send.status === "read") return json(res, 200, { success: true });
+      if (send.status === "read") {
+        sends.push(send);
+        return json(res, 200, { success: true });
+      }
       if (!send.to || !send.type) return graphError(res, 400, { code: 100, message: "(#100) The parameter to is required." });
       const answeredId = wamid();
       send.answeredId = answeredId;
+      sends.push(send);
       const wa = send.to.replace(/\D/g, "");
       return json(res, 200, {
         messaging_product: "whatsapp",

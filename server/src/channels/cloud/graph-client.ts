@@ -61,7 +61,8 @@ export class GraphClient {
       const res = await fetch(url, {
         ...init,
         headers: { authorization: `Bearer ${this.creds.accessToken}`, ...(init.headers as Record<string, string>) },
-        redirect: "error",
+        // Graph calls answer in place; a media URL may send on to Meta's CDN (fetch drops the bearer across origins)
+        redirect: init.redirect ?? "error",
         signal: AbortSignal.timeout(this.timeoutMs),
       });
       return { res, body: await readBounded(res, maxBytes) };
@@ -142,7 +143,7 @@ export class GraphClient {
     const size = Number(info.file_size);
     if (Number.isFinite(size) && size > this.maxMediaBytes)
       throw new CloudError("ERR_WAPP_DOWNLOAD_MEDIA", `the file weighs ${size} bytes, over the ${this.maxMediaBytes} allowed`);
-    const { res, body } = await this.call(url, {}, this.maxMediaBytes);
+    const { res, body } = await this.call(url, { redirect: "follow" }, this.maxMediaBytes);
     if (!res.ok) throw new CloudError("ERR_WAPP_DOWNLOAD_MEDIA", `media download answered HTTP ${res.status}`, null, res.status);
     return { data: body, mimetype, fileName: mediaId };
   }
