@@ -1,4 +1,4 @@
-import { type ContactCard, Limits, type MessagesPage, type MessageView, type SharedLocation } from "@charla/contracts";
+import { Ack, type ContactCard, Limits, type MessagesPage, type MessageView, type SharedLocation } from "@charla/contracts";
 import {
   type InfiniteData,
   type QueryClient,
@@ -42,9 +42,15 @@ export function flattenMessages(data: MessagesData | undefined): MessageView[] {
   return [...byId.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id);
 }
 
-/** A later copy of a message never loses what the earlier one knew: acks only move up (docs/api-inbox.md). */
-function merge(current: MessageView, incoming: MessageView): MessageView {
-  return { ...incoming, ack: Math.max(current.ack, incoming.ack), isDeleted: current.isDeleted || incoming.isDeleted };
+/**
+ * A later copy of a message never loses what the earlier one knew: acks only move up (docs/api-inbox.md),
+ * except a failure reported for a message not yet delivered (docs/acks.md), as Meta's Cloud API does
+ * after accepting a send (its "failed" status follows "sent").
+ */
+export function mergeMessage(current: MessageView, incoming: MessageView): MessageView {
+  const failedLate = incoming.ack === Ack.failed && current.ack <= Ack.server;
+  const ack = failedLate ? Ack.failed : Math.max(current.ack, incoming.ack);
+  return { ...incoming, ack, isDeleted: current.isDeleted || incoming.isDeleted };
 }
 
 function mapMessages(data: MessagesData, message: MessageView): { data: MessagesData; found: boolean } {
@@ -52,7 +58,7 @@ function mapMessages(data: MessagesData, message: MessageView): { data: Messages
   const pages = data.pages.map((page) => {
     if (!page.messages.some((m) => m.id === message.id)) return page;
     found = true;
-    return { ...page, messages: page.messages.map((m) => (m.id === message.id ? merge(m, message) : m)) };
+    return { ...page, messages: page.messages.map((m) => (m.id === message.id ? mergeMessage(m, message) : m)) };
   });
   return { data: found ? { ...data, pages } : data, found };
 }
