@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
+import { inboundMessages } from "../../channels/cloud/receive.js";
 import { verifySignature } from "../../channels/cloud/signature.js";
 import type { Services } from "../../context.js";
 import { whatsapps } from "../../db/schema/index.js";
@@ -69,12 +70,13 @@ const param = (req: FastifyRequest) => Params.safeParse(req.params);
  * processed right after on this node (cloud-webhook.ts), or by any node's runner after a crash.
  */
 export async function cloudWebhookRoutes(app: FastifyInstance, s: Services) {
-  // one connection's webhooks run one after another on this node, in the order they came
+  // one customer's webhooks run one after another on this node, in the order they came (a slow
+  // download holds up that customer only); statuses and other customers' messages at once
   const lanes = new KeyedQueue();
-  const runSoon = (whatsappId: number, jobId: number) => {
+  const runSoon = (lane: string, jobId: number) => {
     setImmediate(() => {
       void lanes
-        .run(String(whatsappId), () => runJobNow(s, [cloudWebhookJob], jobId))
+        .run(lane, () => runJobNow(s, [cloudWebhookJob], jobId))
         .catch((err) =>
           s.log.warn({ job: jobId, err: (err as Error).message }, "whatsapp cloud webhook not run now: the runner takes it"),
         );
@@ -123,9 +125,10 @@ export async function cloudWebhookRoutes(app: FastifyInstance, s: Services) {
         throw new AppError("ERR_CLOUD_SIGNATURE");
       }
       let text: string;
+      let json: unknown;
       try {
         text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-        JSON.parse(text);
+        json = JSON.parse(text);
       } catch {
         throw new AppError("ERR_BAD_REQUEST");
       }
@@ -140,7 +143,10 @@ export async function cloudWebhookRoutes(app: FastifyInstance, s: Services) {
         ),
       );
       // a replay of a body already taken: its row exists (done, or still to run)
-      if (jobId !== null) runSoon(connection.id, jobId);
+      if (jobId !== null) {
+        const sender = inboundMessages(json).find((m) => typeof m.from === "string")?.from;
+        runSoon(sender ? `${connection.id}:${sender}` : `job:${jobId}`, jobId);
+      }
       return { received: true, ...(jobId === null ? { duplicate: true } : {}) };
     });
   });
