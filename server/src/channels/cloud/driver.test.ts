@@ -119,7 +119,17 @@ describe("Cloud API driver: sending", () => {
     await driver.sendMedia(CUSTOMER, { data: Buffer.from("webp"), mimetype: "image/webp", fileName: "s.webp" });
     await driver.sendMedia(CUSTOMER, { data: Buffer.from("gif"), mimetype: "image/gif", fileName: "a.gif" });
     await driver.sendMedia(CUSTOMER, { data: Buffer.from("mp4"), mimetype: "video/mp4", fileName: "v.mp4", caption: "video" });
-    const [a, caption, sticker, gif, video] = since(from);
+    // a file known only as bytes (a send tried again) goes as what its name says
+    const uploadsBefore = fake.uploads().length;
+    await driver.sendMedia(CUSTOMER, { data: Buffer.from("jpg"), mimetype: "application/octet-stream", fileName: "foto.JPG" });
+    expect(
+      fake
+        .uploads()
+        .slice(uploadsBefore)
+        .map((u) => u.type),
+    ).toEqual(["image/jpeg"]);
+    const [a, caption, sticker, gif, video, guessed] = since(from);
+    expect(guessed.type).toBe("image");
     expect(a.type).toBe("audio");
     expect(a.audio).not.toHaveProperty("caption");
     expect(a.answeredId).toBe(audio.channelId);

@@ -26,6 +26,7 @@ import {
   sharePayload,
   templatePayload,
   textPayload,
+  uploadTypeOf,
 } from "./outbound.js";
 import { receivePayload } from "./receive.js";
 
@@ -155,7 +156,7 @@ export class CloudDriver implements ChannelDriver {
   /** Uploaded to the media endpoint first, then sent by its id; an audio's or a sticker's caption follows as text. */
   async sendMedia(number: string, media: MediaPayload & { caption?: string }, opts?: SendOptions): Promise<Sent> {
     recipientOf(number, opts);
-    const mimetype = media.mimetype.split(";")[0].trim().toLowerCase() || "application/octet-stream";
+    const mimetype = uploadTypeOf(media.mimetype, media.fileName);
     const kind = mediaKindOf(mimetype);
     const caption = media.caption?.trim() || undefined;
     const mediaId = await this.guarded((g) => g.uploadMedia(media, mimetype));

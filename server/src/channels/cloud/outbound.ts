@@ -29,6 +29,40 @@ export function textPayload(body: string): Payload {
   return { type: "text", text: { body, preview_url: false } };
 }
 
+const BY_EXTENSION: Record<string, string> = {
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  png: "image/png",
+  webp: "image/webp",
+  mp4: "video/mp4",
+  "3gp": "video/3gpp",
+  mp3: "audio/mpeg",
+  ogg: "audio/ogg",
+  opus: "audio/ogg",
+  m4a: "audio/mp4",
+  aac: "audio/aac",
+  amr: "audio/amr",
+  pdf: "application/pdf",
+  txt: "text/plain",
+  doc: "application/msword",
+  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  xls: "application/vnd.ms-excel",
+  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  ppt: "application/vnd.ms-powerpoint",
+  pptx: "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+};
+
+/**
+ * The file's type as Meta's upload takes it: the declared one, or, for a file declared only as bytes
+ * (application/octet-stream, a send tried again), the type its name says; Meta refuses the former.
+ */
+export function uploadTypeOf(mimetype: string, fileName: string): string {
+  const mime = mimetype.split(";")[0].trim().toLowerCase();
+  if (mime && mime !== "application/octet-stream") return mime;
+  const ext = /\.([a-z0-9]{1,5})$/i.exec(fileName)?.[1]?.toLowerCase() ?? "";
+  return BY_EXTENSION[ext] ?? "application/octet-stream";
+}
+
 /** Which of Meta's media kinds a file goes as: the kinds' own formats, anything else as a document. */
 export type MediaKind = "image" | "video" | "audio" | "sticker" | "document";
 export function mediaKindOf(mimetype: string): MediaKind {
