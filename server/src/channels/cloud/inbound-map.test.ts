@@ -301,6 +301,7 @@ describe("statuses → acks", () => {
       [131056, "ERR_CLOUD_RATE_LIMITED"],
       [132001, "ERR_CLOUD_TEMPLATE_REJECTED"],
       [131053, "ERR_CLOUD_MEDIA"],
+      [190, "ERR_CLOUD_AUTH"],
       [999999, "ERR_SENDING_WAPP_MSG"],
     ];
     for (const [code, error] of cases) {

@@ -1,6 +1,7 @@
 import { Ack, type AckError, locationBody, storableText } from "@charla/contracts";
 import { fileExtension } from "../../lib/file-extension.js";
 import type { MediaType } from "../driver.js";
+import { cloudErrorCode } from "./errors.js";
 
 /*
  * Meta's webhook payloads (Cloud API, field "messages") in the driver's words, without any I/O.
@@ -248,18 +249,14 @@ export function dateOf(timestamp: unknown): Date | null {
 }
 
 /**
- * Meta's error codes on a failed message (statuses[].errors[].code) as the catalogue's reasons, the
- * web showing the reason on the message.
+ * Meta's error code on a failed message (statuses[].errors[].code) as the catalogue's reason the web
+ * shows on it: the driver's mapping (errors.ts); one it has no word for is "could not send", as an ack
+ * carries no reason text to fill ERR_CLOUD_API's.
  */
 export function failureReason(code: number | null): AckError {
   if (code === null) return "ERR_SENDING_WAPP_MSG";
-  if (code === 131047) return "ERR_CLOUD_REENGAGEMENT";
-  if (code === 131026) return "ERR_CLOUD_UNDELIVERABLE";
-  if ([130429, 131048, 131056, 80007, 4].includes(code)) return "ERR_CLOUD_RATE_LIMITED";
-  if (code >= 132000 && code < 133000) return "ERR_CLOUD_TEMPLATE_REJECTED";
-  if ([131052, 131053].includes(code)) return "ERR_CLOUD_MEDIA";
-  if ([0, 190, 10, 200].includes(code)) return "ERR_CLOUD_AUTH";
-  return "ERR_SENDING_WAPP_MSG";
+  const mapped = cloudErrorCode(code);
+  return mapped === "ERR_CLOUD_API" ? "ERR_SENDING_WAPP_MSG" : mapped;
 }
 
 /** One of `value.statuses` as an ack of a message Charla sent; null for statuses Charla has no ack for. */
