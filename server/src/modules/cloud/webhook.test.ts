@@ -1,6 +1,9 @@
+import { Writable } from "node:stream";
 import { Ack } from "@charla/contracts";
 import { and, eq } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../../app.js";
 import { cloudWindows, jobs, messages, tickets } from "../../db/schema/index.js";
 import { processCloudWebhook } from "../../jobs/durable/cloud-webhook.js";
 import { type TestApp, getTestApp } from "../../test/app.js";
@@ -9,7 +12,18 @@ import * as P from "../../test/cloud-payloads.js";
 import { buildCompany, buildContact, buildMessage, buildTicket, buildWhatsapp } from "../../test/factories.js";
 import { type FakeGraph, startFakeGraph } from "../../test/fake-graph.js";
 
+const lines: string[] = [];
+const logStream = new Writable({
+  write(chunk, _enc, done) {
+    lines.push(...String(chunk).split("\n").filter(Boolean));
+    done();
+  },
+});
+const logged = () => lines.map((l) => JSON.parse(l) as { level: number; msg: string; reason?: string; whatsappId?: number });
+
 let t: TestApp;
+/** The test database's app with a logger whose lines the test reads. */
+let app: FastifyInstance;
 let fake: FakeGraph;
 let companyId: number;
 let conn: CloudConnection;
@@ -17,15 +31,18 @@ let conn: CloudConnection;
 beforeAll(async () => {
   fake = await startFakeGraph();
   t = await getTestApp({ graphApiUrl: fake.baseUrl });
-  companyId = (await buildCompany(t.app)).id;
-  conn = await cloudConnection(t.app, companyId, fake);
+  app = await buildApp({ ...t.config, logLevel: "info" }, { database: t.database, seed: false, logStream });
+  await app.ready();
+  companyId = (await buildCompany(app)).id;
+  conn = await cloudConnection(app, companyId, fake);
 });
 afterAll(async () => {
+  await app?.close();
   await t?.close();
   await fake?.close();
 });
 
-const db = () => t.app.charla.db;
+const db = () => app.charla.db;
 const url = (c: { webhookKey: string } = conn) => `/api/whatsapp-cloud/webhook/${encodeURIComponent(c.webhookKey)}`;
 const business = () => ({ phoneNumberId: fake.phoneNumberId, businessAccountId: fake.businessAccountId });
 
@@ -34,7 +51,7 @@ function post(payload: unknown, opts: { signature?: string | null; c?: CloudConn
   const c = opts.c ?? conn;
   const raw = typeof payload === "string" ? payload : JSON.stringify(payload);
   const signature = opts.signature === undefined ? P.signBody(raw, c.appSecret) : opts.signature;
-  return t.app.inject({
+  return app.inject({
     method: "POST",
     url: url(c),
     payload: raw,
@@ -73,7 +90,7 @@ const windowOf = async (number: string, whatsappId = conn.id) =>
   )[0]?.lastInboundAt ?? null;
 
 describe("GET verification", () => {
-  const verify = (query: string, c: { webhookKey: string } = conn) => t.app.inject({ method: "GET", url: `${url(c)}?${query}` });
+  const verify = (query: string, c: { webhookKey: string } = conn) => app.inject({ method: "GET", url: `${url(c)}?${query}` });
 
   it("echoes the challenge as text for subscribe with the connection's verify token", async () => {
     const res = await verify(
@@ -99,7 +116,7 @@ describe("GET verification", () => {
       (await verify(`hub.mode=subscribe&hub.verify_token=${conn.verifyToken}`, { webhookKey: "no-such-key" })).statusCode,
     ).toBe(404);
     // a WhatsApp Web connection with a key (left from a provider change) is not a webhook
-    const web = await buildWhatsapp(t.app, companyId, { provider: "beta", cloudWebhookKey: `web-${conn.webhookKey}` });
+    const web = await buildWhatsapp(app, companyId, { provider: "beta", cloudWebhookKey: `web-${conn.webhookKey}` });
     const res = await verify(`hub.mode=subscribe&hub.verify_token=${conn.verifyToken}&hub.challenge=1`, {
       webhookKey: web.cloudWebhookKey ?? "",
     });
@@ -124,12 +141,24 @@ describe("POST signature", () => {
       expect(res.json().error).toBe("ERR_CLOUD_SIGNATURE");
     }
     expect(await webhookJobs()).toHaveLength(before);
+    // each refusal a warning that says which connection and why, never the secret
+    const refusals = logged().filter(
+      (l) => l.msg === "whatsapp cloud webhook refused: no valid signature" && l.whatsappId === conn.id,
+    );
+    expect(refusals.map((l) => [l.level, l.reason])).toEqual([
+      [40, "unsigned"],
+      [40, "unsigned"],
+      [40, "forged"],
+      [40, "forged"],
+      [40, "forged"],
+    ]);
+    expect(lines.some((l) => l.includes(conn.appSecret))).toBe(false);
     const wamid = (payload.entry[0].changes[0].value as { messages: { id: string }[] }).messages[0].id;
     expect(await stored(wamid)).toEqual([]);
   });
 
   it("another connection's secret does not open this one's URL", async () => {
-    const other = await cloudConnection(t.app, companyId, fake);
+    const other = await cloudConnection(app, companyId, fake);
     const raw = JSON.stringify(P.text("cruzado", {}, business()));
     const res = await post(raw, { signature: P.signBody(raw, other.appSecret) });
     expect(res.statusCode).toBe(401);
@@ -198,10 +227,10 @@ describe("POST: one durable row, processed through the inbound door", () => {
       JSON.stringify(P.batchPayload([txt, img], business())),
     ];
     // past the route's per-connection lane: the job's processing itself, side by side
-    await Promise.all([...bodies, ...bodies].map((body) => processCloudWebhook(t.app.charla, companyId, conn.id, body)));
+    await Promise.all([...bodies, ...bodies].map((body) => processCloudWebhook(app.charla, companyId, conn.id, body)));
     for (const id of ids) expect(await stored(id)).toHaveLength(1);
     const [withFile] = await stored(ids[0]);
-    expect(await t.app.charla.storage.head(companyId, withFile.mediaPath ?? "", 10)).toEqual(Buffer.from("jpeg"));
+    expect(await app.charla.storage.head(companyId, withFile.mediaPath ?? "", 10)).toEqual(Buffer.from("jpeg"));
     const [ticket] = await db().select().from(tickets).where(eq(tickets.id, withFile.ticketId));
     expect(ticket.unreadMessages).toBe(2);
   });
@@ -216,15 +245,15 @@ describe("POST: one durable row, processed through the inbound door", () => {
     const [msg] = await stored(wamid);
     expect(msg).toMatchObject({ mediaType: "application", body: "Te lo firmo", mediaName: "Contrato.pdf" });
     expect(msg.mediaPath).toBeTruthy();
-    expect(await t.app.charla.storage.head(companyId, msg.mediaPath ?? "", 100)).toEqual(bytes);
+    expect(await app.charla.storage.head(companyId, msg.mediaPath ?? "", 100)).toEqual(bytes);
     expect(fake.requests.some((r) => r.path.endsWith("/90001") && r.authorization === `Bearer ${fake.accessToken}`)).toBe(true);
   });
 
   it("statuses raise the acks of sent messages; a failure lands with Meta's reason", async () => {
-    const contact = await buildContact(t.app, companyId, { number: "5215500000601" });
-    const ticket = await buildTicket(t.app, companyId, { contactId: contact.id, whatsappId: conn.id });
-    const delivered = await buildMessage(t.app, ticket, { fromMe: true, ack: Ack.server, channelId: P.wamid() });
-    const failed = await buildMessage(t.app, ticket, { fromMe: true, ack: Ack.server, channelId: P.wamid() });
+    const contact = await buildContact(app, companyId, { number: "5215500000601" });
+    const ticket = await buildTicket(app, companyId, { contactId: contact.id, whatsappId: conn.id });
+    const delivered = await buildMessage(app, ticket, { fromMe: true, ack: Ack.server, channelId: P.wamid() });
+    const failed = await buildMessage(app, ticket, { fromMe: true, ack: Ack.server, channelId: P.wamid() });
     const res = await post(
       P.batchPayload(
         [
@@ -280,7 +309,7 @@ describe("one Meta app, several numbers", () => {
   it("an event for another number of the company goes to that connection; one for no connection is left", async () => {
     const other = await startFakeGraph();
     try {
-      const second = await cloudConnection(t.app, companyId, other);
+      const second = await cloudConnection(app, companyId, other);
       const payload = P.text("al otro número", { from: "5215500000901" }, { phoneNumberId: other.phoneNumberId });
       const wamid = (payload.entry[0].changes[0].value as { messages: { id: string }[] }).messages[0].id;
       // posted to the first connection's URL, signed with its secret (the app's)
