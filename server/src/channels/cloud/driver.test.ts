@@ -25,13 +25,18 @@ const CUSTOMER = "5491122334455";
 
 /** Events that only record what the driver tells (statuses), for driver-level tests. */
 function recorder() {
-  const statuses: { status: ConnectionStatus; number?: string }[] = [];
+  const statuses: { status: ConnectionStatus; number?: string; reason?: string }[] = [];
   const events: ChannelEvents = {
     message: async () => undefined,
     ack: async () => undefined,
     revoked: async () => undefined,
     edited: async () => undefined,
-    status: async (status, extra) => void statuses.push({ status, number: extra?.number }),
+    status: async (status, extra) =>
+      void statuses.push({
+        status,
+        ...(extra?.number ? { number: extra.number } : {}),
+        ...(extra?.reason ? { reason: extra.reason } : {}),
+      }),
   };
   return { events, statuses };
 }
@@ -435,6 +440,8 @@ describe("Cloud API driver: failures", () => {
     await expect(driver?.sendText(CUSTOMER, "hola")).rejects.toMatchObject({ code: "ERR_CLOUD_AUTH", graphCode: 190 });
     const status = async () => (await t.app.charla.db.select().from(whatsapps).where(eq(whatsapps.id, wa.id)))[0].status;
     expect(await status()).toBe("DISCONNECTED");
+    const [marked] = await t.app.charla.db.select().from(whatsapps).where(eq(whatsapps.id, wa.id));
+    expect(marked.statusReason).toBe("ERR_CLOUD_AUTH");
     const before = fake.requests.length;
     await expect(driver?.sendText(CUSTOMER, "hola")).rejects.toMatchObject({ code: "ERR_WAPP_NOT_INITIALIZED" });
     expect(fake.requests.length).toBe(before);
@@ -468,7 +475,11 @@ describe("Cloud API driver: starting", () => {
     expect(ok.statuses).toEqual([{ status: "CONNECTED", number: "15550100199" }]);
     const bad = await world({ status: "OPENING", accessToken: "EAAG-wrong" });
     await bad.driver.connect();
-    expect(bad.statuses.at(-1)?.status).toBe("DISCONNECTED");
+    expect(bad.statuses).toEqual([{ status: "DISCONNECTED", reason: "ERR_CLOUD_AUTH" }]);
+    const down = await world({ status: "OPENING" });
+    fake.failNext(400, { code: 131000, message: "Something went wrong" });
+    await down.driver.connect();
+    expect(down.statuses).toEqual([{ status: "DISCONNECTED", reason: "ERR_CLOUD_API" }]);
   });
 
   it("a CONNECTED or DISCONNECTED connection starts without calling Meta or changing its status", async () => {

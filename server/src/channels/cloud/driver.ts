@@ -1,3 +1,4 @@
+import { type StatusReason, StatusReasons } from "@charla/contracts";
 import { and, desc, eq, inArray } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "../../config.js";
@@ -29,6 +30,14 @@ import {
   uploadTypeOf,
 } from "./outbound.js";
 import { receivePayload } from "./receive.js";
+
+/** Why a probe failed, as the connection's status reason (the page shows it): the catalogue's code. */
+function statusReasonOf(err: unknown): StatusReason {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === "string" && (StatusReasons as readonly string[]).includes(code)
+    ? (code as StatusReason)
+    : "ERR_CLOUD_API";
+}
 
 /** What a Cloud API driver uses of the app. */
 export type CloudHost = {
@@ -115,7 +124,7 @@ export class CloudDriver implements ChannelDriver {
     } catch (err) {
       if (err instanceof CloudError && (err.graphCode === 190 || err.httpStatus === 401)) {
         this.host.log.warn({ whatsappId: this.ctx.whatsappId, reason: err.reason }, "whatsapp cloud access token refused");
-        await this.ctx.events.status("DISCONNECTED").catch(() => undefined);
+        await this.ctx.events.status("DISCONNECTED", { reason: "ERR_CLOUD_AUTH" }).catch(() => undefined);
       }
       throw err;
     }
@@ -136,11 +145,11 @@ export class CloudDriver implements ChannelDriver {
     const row = await this.row();
     if (row.status === "CONNECTED" || row.status === "DISCONNECTED") return;
     try {
-      const { number } = await this.guarded((g) => g.phoneNumber(), this.graphOf(row));
+      const { number } = await this.graphOf(row).phoneNumber();
       await this.ctx.events.status("CONNECTED", number ? { number } : {});
     } catch (err) {
       this.host.log.warn({ err, whatsappId: this.ctx.whatsappId }, "whatsapp cloud connection did not answer");
-      await this.ctx.events.status("DISCONNECTED");
+      await this.ctx.events.status("DISCONNECTED", { reason: statusReasonOf(err) });
     }
   }
 
