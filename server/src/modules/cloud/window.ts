@@ -34,9 +34,14 @@ export async function chatWindow(
       ),
     )
     .where(and(eq(whatsapps.companyId, companyId), eq(whatsapps.id, whatsappId)));
-  if (row?.provider !== "cloud") return NO_WINDOW;
-  if (!row.lastInboundAt) return { applies: true, open: false, closesAt: null };
-  const closesAt = new Date(row.lastInboundAt.getTime() + CloudLimits.windowMs);
+  return windowOf(row?.provider ?? null, row?.lastInboundAt ?? null, now);
+}
+
+/** The window from its connection's provider and the customer's last message, as read alongside other rows. */
+export function windowOf(provider: string | null, lastInboundAt: Date | null, now: Date = new Date()): ChatWindow {
+  if (provider !== "cloud") return NO_WINDOW;
+  if (!lastInboundAt) return { applies: true, open: false, closesAt: null };
+  const closesAt = new Date(lastInboundAt.getTime() + CloudLimits.windowMs);
   return { applies: true, open: closesAt.getTime() > now.getTime(), closesAt: closesAt.toISOString() };
 }
 

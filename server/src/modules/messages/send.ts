@@ -1,5 +1,6 @@
 import {
   Ack,
+  type ChatWindow,
   type ContactCard,
   type ErrorCode,
   type MediaType,
@@ -16,12 +17,12 @@ import { type ChannelDriver, outgoingMessageId, type Sent, type Share, type Temp
 import type { Services } from "../../context.js";
 import type { Db, Tx } from "../../db/client.js";
 import { type Scoped, scoped } from "../../db/scoped.js";
-import { contacts, messages, tickets } from "../../db/schema/index.js";
+import { cloudWindows, contacts, messages, tickets, whatsapps } from "../../db/schema/index.js";
 import { AppError } from "../../lib/app-error.js";
 import { type Viewer, canSeeTicket } from "../../policies/tickets.js";
 import { fillTemplate } from "../../lib/template.js";
 import { type Fallback, fallbackTemplate } from "../cloud/fallback.js";
-import { assertWindowOpen, chatWindow } from "../cloud/window.js";
+import { windowOf } from "../cloud/window.js";
 import { templateFactsOf } from "../tickets/automatic-messages.js";
 import { announceIn, completeOutgoing } from "./complete.js";
 import { presentMessages } from "./presenter.js";
@@ -104,9 +105,9 @@ export async function quotableMessage(q: Scoped, viewer: Viewer, ticket: TicketR
 export async function sendToTicket(s: Services, companyId: number, ticket: TicketRow, out: Outgoing): Promise<MessageView> {
   const q = scoped(s.db, companyId);
   const { contact, driver } = await recipientOf(s, companyId, ticket)
-    .then(async (recipient) => {
+    .then(({ window, ...recipient }) => {
       // Meta drops free text outside the window without a word: refused here, before any record
-      if (!out.template) await assertWindowOpen(s.db, companyId, ticket.whatsappId, recipient.contact.number);
+      if (!out.template && !window.open) throw new AppError("ERR_CLOUD_WINDOW_CLOSED");
       return recipient;
     })
     .catch(async (err) => {
@@ -183,14 +184,31 @@ function recordedForm(out: Outgoing): { body: string; mediaType: MediaType } {
 
 type Recipient = { contact: { number: string; isGroup: boolean }; driver: ChannelDriver };
 
-/** The contact's number and the running driver of the ticket's connection, checked before anything is recorded. */
-async function recipientOf(s: Services, companyId: number, ticket: TicketRow): Promise<Recipient> {
+/**
+ * The contact's number, the running driver of the ticket's connection and the customer's Cloud API
+ * window (in the same read), checked before anything is recorded.
+ */
+async function recipientOf(s: Services, companyId: number, ticket: TicketRow): Promise<Recipient & { window: ChatWindow }> {
   const q = scoped(s.db, companyId);
-  const [contact] = await q.db
-    .select({ number: contacts.number, isGroup: contacts.isGroup })
+  const [found] = await q.db
+    .select({
+      contact: { number: contacts.number, isGroup: contacts.isGroup },
+      provider: whatsapps.provider,
+      lastInboundAt: cloudWindows.lastInboundAt,
+    })
     .from(contacts)
+    .leftJoin(whatsapps, and(eq(whatsapps.companyId, contacts.companyId), eq(whatsapps.id, ticket.whatsappId ?? 0)))
+    .leftJoin(
+      cloudWindows,
+      and(
+        eq(cloudWindows.companyId, contacts.companyId),
+        eq(cloudWindows.whatsappId, whatsapps.id),
+        eq(cloudWindows.number, contacts.number),
+      ),
+    )
     .where(q.contacts.where(eq(contacts.id, ticket.contactId)));
-  return recipientFrom(s, companyId, ticket, contact ?? null);
+  const recipient = await recipientFrom(s, companyId, ticket, found?.contact ?? null);
+  return { ...recipient, window: windowOf(found?.provider ?? null, found?.lastInboundAt ?? null) };
 }
 
 /** The recipient of a contact already read: a number to send to and the running driver. */
@@ -348,17 +366,33 @@ export async function deliverQueued(
   { lastAttempt }: { lastAttempt: boolean },
 ): Promise<void> {
   const q = scoped(s.db, companyId);
-  // the rows, their tickets and contacts in one read: the job is claimed, so no other run moves them meanwhile
+  // the rows, their tickets, contacts and Cloud API windows in one read: the job is claimed, so no
+  // other run moves them meanwhile
   const found = await q.db
-    .select({ row: messages, ticket: tickets, contact: { number: contacts.number, isGroup: contacts.isGroup } })
+    .select({
+      row: messages,
+      ticket: tickets,
+      contact: { number: contacts.number, isGroup: contacts.isGroup },
+      provider: whatsapps.provider,
+      lastInboundAt: cloudWindows.lastInboundAt,
+    })
     .from(messages)
     .innerJoin(tickets, and(eq(tickets.companyId, messages.companyId), eq(tickets.id, messages.ticketId)))
     .leftJoin(contacts, and(eq(contacts.companyId, tickets.companyId), eq(contacts.id, tickets.contactId)))
+    .leftJoin(whatsapps, and(eq(whatsapps.companyId, tickets.companyId), eq(whatsapps.id, tickets.whatsappId)))
+    .leftJoin(
+      cloudWindows,
+      and(
+        eq(cloudWindows.companyId, tickets.companyId),
+        eq(cloudWindows.whatsappId, tickets.whatsappId),
+        eq(cloudWindows.number, contacts.number),
+      ),
+    )
     .where(q.messages.where(inArray(messages.id, messageIds)));
   const byId = new Map(found.map((f) => [f.row.id, f]));
   let templated = false;
   for (const id of messageIds) {
-    const { row, ticket, contact } = byId.get(id) ?? {};
+    const { row, ticket, contact, provider, lastInboundAt } = byId.get(id) ?? {};
     if (!row || !ticket || row.ack !== Ack.queued) continue;
     let recipient: Recipient;
     try {
@@ -372,7 +406,7 @@ export async function deliverQueued(
     }
     let sending = row;
     let template: TemplateMessage | undefined;
-    if (!(await chatWindow(s.db, companyId, ticket.whatsappId, recipient.contact.number)).open) {
+    if (!windowOf(provider ?? null, lastInboundAt ?? null).open) {
       const instead = templated ? null : await fallbackOf(s, companyId, ticket).catch((err) => driverError(err, "ERR_CLOUD_API"));
       if (!instead || instead instanceof AppError) {
         await markFailed(s, companyId, ticket, row, instead?.code ?? "ERR_CLOUD_WINDOW_CLOSED");
