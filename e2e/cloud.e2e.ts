@@ -252,10 +252,17 @@ describe("WhatsApp Cloud API", () => {
     expect(await input(page, "template-param-1").inputValue()).toBe("Marta Tarde");
     await input(page, "template-param-2").fill("");
     await input(page, "template-param-2").fill("#A-17");
+    await page.keyboard.press("Escape");
     await expect
       .poll(() => page.getByTestId("template-preview-body").textContent())
       .toBe("Hola Marta Tarde, seguimos con tu consulta #A-17.");
-    if (shots) await page.screenshot({ path: `${shots}/cloud-chat-template.png` });
+    if (shots) {
+      await page.screenshot({ path: `${shots}/cloud-chat-template.png` });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.getByTestId("template-preview").scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${shots}/cloud-chat-template-phone.png` });
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
     await page.getByTestId("template-send").click();
     await expect.poll(() => templateSends().length, { timeout: 15_000 }).toBe(1);
     expect(templateSends()[0]).toMatchObject({

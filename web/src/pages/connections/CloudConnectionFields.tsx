@@ -39,7 +39,8 @@ export function CloudConnectionFields({ control, saved }: Props) {
   const { t } = useTranslation("connections");
 
   const secret = (name: SecretName, testId: string) => {
-    const stored = saved?.[secretFlags[name]] ? saved[name] : "";
+    // the view's mask is bullets and the tail: the tail alone reads better in a sentence
+    const stored = saved?.[secretFlags[name]] ? saved[name].replace(/•/g, "") : "";
     return (
       <FormTextField
         control={control}

@@ -21,7 +21,7 @@ type Props = {
   onOpenContact: () => void;
   actions: ReactNode;
   /** Meta's 24-hour window of a Cloud API chat, when it has one. */
-  windowChip?: ReactNode;
+  windowInfo?: ReactNode;
 };
 
 const STATUS_COLOR = { pending: "warning", open: "success", closed: "default" } as const;
@@ -38,7 +38,7 @@ function InfoPart({ icon, children }: { icon?: ReactNode; children: ReactNode })
 }
 
 /** core §2 chat header: the contact (opens the contact drawer), who has it, where it came in, actions. */
-export function ChatHeader({ ticket, contact, compact, showBack, onOpenContact, actions, windowChip }: Props) {
+export function ChatHeader({ ticket, contact, compact, showBack, onOpenContact, actions, windowInfo }: Props) {
   const { t } = useTranslation("chat");
   const navigate = useNavigate();
   const name = contact?.name || ticket.contact.name || formatPhoneNumber(ticket.contact.number);
@@ -121,13 +121,13 @@ export function ChatHeader({ ticket, contact, compact, showBack, onOpenContact, 
                 sx={{ height: 20, fontSize: 11 }}
               />
             )}
-            {windowChip}
           </Box>
           <Typography
             variant="caption"
             component="div"
             sx={{ color: "text.secondary", display: "flex", gap: 1.25, whiteSpace: "nowrap", overflow: "hidden", minWidth: 0 }}
           >
+            {windowInfo}
             {parts}
           </Typography>
         </Box>

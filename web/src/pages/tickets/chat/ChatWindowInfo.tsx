@@ -1,6 +1,6 @@
 import ClosedIcon from "@mui/icons-material/LockClockOutlined";
 import OpenIcon from "@mui/icons-material/ScheduleOutlined";
-import Chip from "@mui/material/Chip";
+import Box from "@mui/material/Box";
 import Tooltip from "@mui/material/Tooltip";
 import { useTranslation } from "react-i18next";
 import type { WindowState } from "./use-chat-window";
@@ -17,23 +17,24 @@ function leftText(t: (key: string, values?: Record<string, unknown>) => string, 
  * Meta's 24-hour customer-service window of a Cloud API chat (issue 31): open and when it closes, or
  * closed (only approved templates go then). Nothing for channels without a window.
  */
-export function ChatWindowChip({ state }: { state: WindowState }) {
+export function ChatWindowInfo({ state }: { state: WindowState }) {
   const { t } = useTranslation("chat");
   if (!state.applies) return null;
   const open = state.open;
   const label = open ? leftText(t, state.msLeft) : t("window.closed");
+  const color = open ? (state.msLeft < HOUR_MS ? "warning.main" : "success.main") : "error.main";
+  // in the header's line of facts, first: the name beside it keeps its room
   return (
     <Tooltip title={t(open ? "window.openTip" : "window.closedTip")}>
-      <Chip
-        size="small"
-        variant="outlined"
-        icon={open ? <OpenIcon /> : <ClosedIcon />}
-        color={open ? (state.msLeft < HOUR_MS ? "warning" : "success") : "error"}
-        label={label}
+      <Box
+        component="span"
         data-testid="chat-window"
         data-open={open}
-        sx={{ height: 22, fontSize: 11.5, flexShrink: 0, "& .MuiChip-icon": { fontSize: 15 } }}
-      />
+        sx={{ display: "inline-flex", alignItems: "center", gap: 0.4, color, fontWeight: 600, flexShrink: 0 }}
+      >
+        {open ? <OpenIcon sx={{ fontSize: 14 }} /> : <ClosedIcon sx={{ fontSize: 14 }} />}
+        <span>{label}</span>
+      </Box>
     </Tooltip>
   );
 }

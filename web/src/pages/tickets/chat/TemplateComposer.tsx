@@ -183,7 +183,13 @@ export function TemplateComposer({ ticket }: { ticket: TicketView }) {
                   disableClearable
                   size="small"
                   options={suggestions}
-                  filterOptions={(options) => options}
+                  // an emptied field offers every fact; typing narrows them, a value of one's own closes the list
+                  filterOptions={(options, { inputValue }) => {
+                    const typed = inputValue.trim().toLowerCase();
+                    return options.filter(
+                      (o) => !typed || o.value.toLowerCase().includes(typed) || o.label.toLowerCase().includes(typed),
+                    );
+                  }}
                   getOptionLabel={(option) => (typeof option === "string" ? option : option.value)}
                   renderOption={({ key, ...props }, option) => (
                     <li key={key} {...props}>

@@ -17,7 +17,7 @@ import { useDeleteTicket } from "../../../api/ticket-actions";
 import { useTicketByUuid } from "../../../api/tickets";
 import { ConfirmDialog } from "../../../components/ConfirmDialog";
 import { ChatFooter } from "./ChatFooter";
-import { ChatWindowChip } from "./ChatWindowChip";
+import { ChatWindowInfo } from "./ChatWindowInfo";
 import { ChatHeader } from "./ChatHeader";
 import { ContactDrawer } from "./ContactDrawer";
 import { MessageList } from "./MessageList";
@@ -87,7 +87,7 @@ function ChatView({ ticket }: { ticket: TicketView }) {
           compact={chatWidth < COMPACT_BELOW_PX}
           showBack={phone}
           onOpenContact={() => setDrawerOpen((open) => !open)}
-          windowChip={<ChatWindowChip state={chatWindow} />}
+          windowInfo={<ChatWindowInfo state={chatWindow} />}
           actions={
             <TicketActions
               ticket={ticket}
