@@ -1,9 +1,11 @@
+import { Events } from "@charla/contracts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { whatsapps } from "../../db/schema/index.js";
 import { maskSecret } from "../../lib/secret-box.js";
 import { type TestApp, getTestApp } from "../../test/app.js";
 import { type FakeGraph, startFakeGraph } from "../../test/fake-graph.js";
+import { eventListener } from "../../test/events.js";
 import { buildUser, login } from "../../test/factories.js";
 import { caller, expectError, uid } from "../../test/http.js";
 import { scenario } from "../../test/scenario.js";
@@ -19,6 +21,7 @@ afterAll(async () => {
   await fake.close();
 });
 const call = caller(() => t.app);
+const listen = eventListener(() => t.app);
 const rowOf = async (id: number) => (await t.app.charla.db.select().from(whatsapps).where(eq(whatsapps.id, id)))[0];
 
 const form = (over: Record<string, unknown> = {}) => ({
@@ -37,9 +40,21 @@ describe("Cloud API connection settings", () => {
   it("creates one with its secrets sealed, shown masked, a webhook URL to paste and the status of its test call", async () => {
     const w = await scenario(t.app, { connection: false });
     const body = form();
+    const events = listen();
     const res = await call(w.admin, "POST", "/whatsapp", body);
     expect(res.statusCode, res.body).toBe(201);
     const view = res.json();
+    // the company's pages hear of it after its test call, the URL as absolute as the answer's; its
+    // settings only to those who manage connections
+    await t.app.charla.events.idle();
+    const told = events.events.filter((e) => e.event === Events.whatsapp(w.companyId));
+    const whole = told.filter((e) => (e.payload as { whatsapp: { cloud?: unknown } }).whatsapp.cloud);
+    expect(whole.at(-1)?.payload).toMatchObject({
+      action: "update",
+      whatsapp: { status: "CONNECTED", webhookUrl: view.webhookUrl },
+    });
+    for (const e of told) expect(JSON.stringify(e.payload)).not.toContain(body.appSecret);
+    expect(told.some((e) => !Object.hasOwn((e.payload as { whatsapp: object }).whatsapp, "cloud"))).toBe(true);
     const digits = fake.displayPhoneNumber.replace(/\D/g, "");
     expect(view).toMatchObject({
       provider: "cloud",

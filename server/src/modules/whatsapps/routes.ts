@@ -29,9 +29,16 @@ const channelFailure = (err: unknown): never => {
  */
 function withOrigin<T extends Pick<ConnectionView, "cloud" | "webhookUrl">>(req: FastifyRequest, view: T): T {
   if (!view.cloud) return view;
-  const origin = `${req.protocol}://${req.host}`;
-  const webhookUrl = absoluteUrl(view.cloud.webhookUrl, origin);
+  const webhookUrl = absoluteUrl(view.cloud.webhookUrl, originOf(req));
   return { ...view, webhookUrl, cloud: { ...view.cloud, webhookUrl } };
+}
+
+const originOf = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
+
+/** The request's services with its own address as the public one when none is configured: the views a save announces are absolute too. */
+function withOriginCtx(req: FastifyRequest) {
+  const { ctx } = req;
+  return ctx.config.publicUrl ? ctx : { ...ctx, config: { ...ctx.config, publicUrl: originOf(req) } };
 }
 
 /** Connections (core §7 Connections) and their sessions (retry, new QR, disconnect). */
@@ -51,12 +58,12 @@ export async function whatsappsRoutes(app: FastifyInstance) {
   r.post(
     "/whatsapp",
     { schema: { body: ConnectionForm }, config: { permission: "connections-page:addConnection" } },
-    async (req, reply) => reply.status(201).send(withOrigin(req, await createConnection(req.ctx, req.body))),
+    async (req, reply) => reply.status(201).send(withOrigin(req, await createConnection(withOriginCtx(req), req.body))),
   );
   r.put(
     "/whatsapp/:id",
     { schema: { params: IdParams, body: ConnectionForm }, config: { permission: "connections-page:editOrDeleteConnection" } },
-    async (req) => withOrigin(req, await updateConnection(req.ctx, req.params.id, req.body)),
+    async (req) => withOrigin(req, await updateConnection(withOriginCtx(req), req.params.id, req.body)),
   );
   r.delete(
     "/whatsapp/:id",
