@@ -117,8 +117,11 @@ describeFault("Cloud API webhooks across a SIGKILL", () => {
     );
     // the fault landed: acknowledged (200, a row) and not processed
     const imageIds = new Set(bodies.filter((b) => b.image).map((b) => b.wamid));
-    expect(atKill.filter((r) => imageIds.has(r.channel_id))).toEqual([]);
-    expect(unfinished).toBeGreaterThanOrEqual(IMAGES);
+    // (each image's download hangs 15 s, the Graph client's time-out: on a machine slow enough to take
+    // longer than that to ask them all, the first ones may be through)
+    const imagesAtKill = atKill.filter((r) => imageIds.has(r.channel_id)).length;
+    expect(imagesAtKill).toBeLessThan(IMAGES);
+    expect(unfinished).toBeGreaterThanOrEqual(IMAGES - imagesAtKill);
 
     // --- a new process: the runner takes the lapsed jobs again; Meta's deliveries come again meanwhile
     await server.start();
