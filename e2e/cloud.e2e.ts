@@ -287,13 +287,38 @@ describe("WhatsApp Cloud API", () => {
       .waitFor({ timeout: 15_000 });
 
     // the customer answers: the window opens again live and the free text box comes back
-    expect(await deliver(webhookUrl, meta.text("Sí, llámenme a las 10", { from: late.from, name: late.name }, business()))).toBe(
-      200,
-    );
+    const answerId = meta.wamid();
+    const answerFrom = { from: late.from, name: late.name, id: answerId };
+    expect(await deliver(webhookUrl, meta.text("Sí, llámenme a las 10", answerFrom, business()))).toBe(200);
     await expect.poll(() => chip.getAttribute("data-open"), { timeout: 15_000 }).toBe("true");
     await page.getByTestId("composer-input").waitFor({ timeout: 15_000 });
     expect(await page.getByTestId("template-composer").count()).toBe(0);
     if (shots) await page.screenshot({ path: `${shots}/cloud-chat-reopened.png` });
+
+    // the token is revoked at Meta: the send fails saying so, the connection turns DISCONNECTED with
+    // the reason, and "Verificar" brings it back once Meta answers again
+    await expect
+      .poll(() => fake.sent().some((send) => send.status === "read" && send.message_id === answerId), { timeout: 15_000 })
+      .toBe(true);
+    fake.failNext(401, { code: 190, type: "OAuthException", message: "Error validating access token: Session has expired" });
+    await page.getByTestId("composer-input").fill("¿A las 10 de la mañana?");
+    await page.getByTestId("composer-send").click();
+    const refusedMark = page
+      .locator('[data-testid="message"][data-from-me="true"]')
+      .filter({ hasText: "A las 10 de la mañana" })
+      .locator('[data-testid="ack-failed"]');
+    await refusedMark.waitFor({ timeout: 15_000 });
+    expect(await refusedMark.getAttribute("aria-label")).toBe(
+      "No se pudo enviar: WhatsApp rechazó el token de acceso de la conexión: genera uno nuevo en Meta y guárdalo en la conexión.",
+    );
+    await page.goto(`${server.url}/connections`);
+    await expect.poll(() => row.getAttribute("data-status"), { timeout: 15_000 }).toBe("DISCONNECTED");
+    expect(await row.getByTestId("connection-status-reason").textContent()).toBe("Meta rechazó el token de acceso");
+    expect(await row.getByTestId("connection-new-qr").count()).toBe(0);
+    if (shots) await page.screenshot({ path: `${shots}/cloud-connections-refused.png` });
+    await row.getByTestId("connection-retry").click();
+    await expect.poll(() => row.getAttribute("data-status"), { timeout: 15_000 }).toBe("CONNECTED");
+    expect(await row.getByTestId("connection-status-reason").count()).toBe(0);
     await context.close();
   }, 180_000);
 });
