@@ -278,6 +278,9 @@ describe("receivePayload: every message type of Meta's examples", () => {
     expect(msg.body.length).toBeLessThanOrEqual(20_000);
     const nul = await onlyMessage(P.text("ho\u0000la"));
     expect(nul.body).toBe("hola");
+    const odd = P.text("sin nombre", { from: "5215500000001" });
+    (odd.entry[0].changes[0].value as { contacts: { profile: { name: unknown } }[] }).contacts[0].profile.name = { x: 1 };
+    expect((await onlyMessage(odd)).name).toBeUndefined();
   });
 });
 

@@ -54,9 +54,8 @@ export async function receivePayload(
   for (const value of messageValues(payload)) {
     const names = new Map<string, string>();
     for (const c of arr(value.contacts).slice(0, ITEMS_MAX).map(obj)) {
-      const name = storableText(String(obj(c.profile).name ?? ""))
-        .trim()
-        .slice(0, 200);
+      const profileName = obj(c.profile).name;
+      const name = typeof profileName === "string" ? storableText(profileName).trim().slice(0, 200) : "";
       const waId = numberOf(c.wa_id);
       if (name && waId) names.set(waId, name);
     }

@@ -145,7 +145,7 @@ export async function cloudWebhookRoutes(app: FastifyInstance, s: Services) {
       // a replay of a body already taken: its row exists (done, or still to run)
       if (jobId !== null) {
         const sender = inboundMessages(json).find((m) => typeof m.from === "string")?.from;
-        runSoon(sender ? `${connection.id}:${sender}` : `job:${jobId}`, jobId);
+        runSoon(typeof sender === "string" ? `${connection.id}:${sender.slice(0, 40)}` : `job:${jobId}`, jobId);
       }
       return { received: true, ...(jobId === null ? { duplicate: true } : {}) };
     });
