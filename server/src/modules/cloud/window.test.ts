@@ -250,6 +250,21 @@ describe("automatic messages", () => {
   });
 });
 
+describe("an agent's change that sends an automatic message", () => {
+  it("closing a ticket a day later sends its completion message as the connection's template", async () => {
+    const w = await cloudWorld({ ...FALLBACK, complationMessage: "Gracias por su contacto" });
+    await customerWrote(w, 27);
+    const sent = sends();
+    const res = await call(w.as.agent, "PUT", `/tickets/${w.ticket.id}`, { status: "closed" });
+    expect(res.statusCode, res.body).toBe(200);
+    await t.app.charla.events.idle();
+    await expect.poll(async () => (await rowsOf(w.ticket.id))[0]?.ack ?? Ack.queued).toBeGreaterThanOrEqual(Ack.pending);
+    const [row] = await rowsOf(w.ticket.id);
+    expect(row).toMatchObject({ isAutomatic: true, body: expect.stringMatching(/^Hola Ana, seguimos con tu consulta \d+\.$/) });
+    expect(sent()).toEqual([expect.objectContaining({ to: w.contact.number, type: "template" })]);
+  });
+});
+
 describe("schedules", () => {
   const sweep = () => runSweeps(t.app.charla, { sweeps: [scheduleSends], now: () => new Date() });
   async function due(w: World) {
