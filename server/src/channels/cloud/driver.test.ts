@@ -408,6 +408,17 @@ describe("Cloud API driver: failures", () => {
     });
   });
 
+  it("a file's upload has a time-out of its own, longer than a call's", async () => {
+    const { driver } = await world({}, { timeoutMs: 100, mediaTimeoutMs: 400 });
+    fake.hangNext();
+    await expect(
+      driver.sendMedia(CUSTOMER, { data: Buffer.from("x"), mimetype: "image/png", fileName: "a.png" }),
+    ).rejects.toMatchObject({
+      code: "ERR_CLOUD_API",
+      reason: "no answer from the Graph API within 400 ms",
+    });
+  });
+
   it("an answer larger than the limit is refused, not read whole", async () => {
     const { driver } = await world({}, { maxJsonBytes: 64 * 1024 });
     fake.hugeNext(2 * 1024 * 1024);

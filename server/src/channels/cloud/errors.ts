@@ -80,7 +80,10 @@ export function graphError(httpStatus: number, body: unknown): CloudError {
 export function unreachable(err: unknown, timeoutMs: number): CloudError {
   const name = (err as { name?: unknown } | null)?.name;
   if (name === "TimeoutError" || name === "AbortError")
-    return new CloudError("ERR_CLOUD_API", `no answer from the Graph API within ${Math.round(timeoutMs / 1000)} s`);
+    return new CloudError(
+      "ERR_CLOUD_API",
+      `no answer from the Graph API within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}`,
+    );
   const cause = (err as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
   const detail =
     text(cause?.code) || text(cause?.message) || text((err as { message?: unknown } | null)?.message) || "network error";

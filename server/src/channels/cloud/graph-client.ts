@@ -9,6 +9,8 @@ export type GraphClientOptions = {
   baseUrl: string;
   /** Each call, answer included, ends after this long. */
   timeoutMs?: number;
+  /** A file's upload or download, which may weigh megabytes, ends after this long. */
+  mediaTimeoutMs?: number;
   /** The most a JSON answer may weigh (Meta's are a few kilobytes; a listing page more). */
   maxJsonBytes?: number;
   /** The most a downloaded media file may weigh (config.maxUploadBytes). */
@@ -21,6 +23,7 @@ export type GraphClientOptions = {
 };
 
 export const GRAPH_TIMEOUT_MS = 15_000;
+export const GRAPH_MEDIA_TIMEOUT_MS = 120_000;
 const MAX_JSON_BYTES = 1024 * 1024;
 /** Templates are listed 100 a page; past this many pages the rest is left out (logged by the caller). */
 export const TEMPLATE_PAGES_MAX = 20;
@@ -37,6 +40,7 @@ const str = (v: unknown): string => (typeof v === "string" ? v : "");
  */
 export class GraphClient {
   private readonly timeoutMs: number;
+  private readonly mediaTimeoutMs: number;
   private readonly maxJsonBytes: number;
   private readonly maxMediaBytes: number;
   private readonly rateLimitWaitsMs: number[];
@@ -46,6 +50,7 @@ export class GraphClient {
     private readonly opts: GraphClientOptions,
   ) {
     this.timeoutMs = opts.timeoutMs ?? GRAPH_TIMEOUT_MS;
+    this.mediaTimeoutMs = opts.mediaTimeoutMs ?? Math.max(this.timeoutMs, GRAPH_MEDIA_TIMEOUT_MS);
     this.maxJsonBytes = opts.maxJsonBytes ?? MAX_JSON_BYTES;
     this.maxMediaBytes = opts.maxMediaBytes ?? 100 * 1024 * 1024;
     this.rateLimitWaitsMs = opts.rateLimitWaitsMs ?? [1_000, 3_000];
@@ -56,26 +61,31 @@ export class GraphClient {
   }
 
   /** A call answered, bytes read within the limit; a network failure or time-out as a CloudError. */
-  private async call(url: string, init: RequestInit, maxBytes: number): Promise<{ res: Response; body: Buffer }> {
+  private async call(
+    url: string,
+    init: RequestInit,
+    maxBytes: number,
+    timeoutMs = this.timeoutMs,
+  ): Promise<{ res: Response; body: Buffer }> {
     try {
       const res = await fetch(url, {
         ...init,
         headers: { authorization: `Bearer ${this.creds.accessToken}`, ...(init.headers as Record<string, string>) },
         // Graph calls answer in place; a media URL may send on to Meta's CDN (fetch drops the bearer across origins)
         redirect: init.redirect ?? "error",
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: AbortSignal.timeout(timeoutMs),
       });
       return { res, body: await readBounded(res, maxBytes) };
     } catch (err) {
       if (err instanceof CloudError) throw err;
-      throw unreachable(err, this.timeoutMs);
+      throw unreachable(err, timeoutMs);
     }
   }
 
   /** A JSON call; Meta's error answers thrown, throughput refusals tried again after a wait. */
-  private async json(url: string, init: RequestInit = {}): Promise<Json> {
+  private async json(url: string, init: RequestInit = {}, timeoutMs = this.timeoutMs): Promise<Json> {
     for (let attempt = 0; ; attempt++) {
-      const { res, body } = await this.call(url, init, this.maxJsonBytes);
+      const { res, body } = await this.call(url, init, this.maxJsonBytes, timeoutMs);
       let parsed: unknown = null;
       try {
         parsed = body.length ? JSON.parse(body.toString("utf8")) : null;
@@ -127,7 +137,11 @@ export class GraphClient {
     form.set("messaging_product", "whatsapp");
     form.set("type", mimetype);
     form.set("file", new Blob([new Uint8Array(media.data)], { type: mimetype }), media.fileName || "file");
-    const answer = await this.json(this.url(`${this.creds.phoneNumberId}/media`), { method: "POST", body: form });
+    const answer = await this.json(
+      this.url(`${this.creds.phoneNumberId}/media`),
+      { method: "POST", body: form },
+      this.mediaTimeoutMs,
+    );
     const id = str(answer.id);
     if (!id) throw new CloudError("ERR_CLOUD_MEDIA", "the Graph API answered an upload without a media id");
     return id;
@@ -143,7 +157,7 @@ export class GraphClient {
     const size = Number(info.file_size);
     if (Number.isFinite(size) && size > this.maxMediaBytes)
       throw new CloudError("ERR_WAPP_DOWNLOAD_MEDIA", `the file weighs ${size} bytes, over the ${this.maxMediaBytes} allowed`);
-    const { res, body } = await this.call(url, { redirect: "follow" }, this.maxMediaBytes);
+    const { res, body } = await this.call(url, { redirect: "follow" }, this.maxMediaBytes, this.mediaTimeoutMs);
     if (!res.ok) throw new CloudError("ERR_WAPP_DOWNLOAD_MEDIA", `media download answered HTTP ${res.status}`, null, res.status);
     return { data: body, mimetype, fileName: mediaId };
   }
