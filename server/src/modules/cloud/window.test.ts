@@ -207,7 +207,7 @@ describe("automatic messages", () => {
     const rows = await deliver(w, ["Su atención fue cerrada", "¿Cómo calificaría la atención?"]);
     const out = sent();
     expect(out).toHaveLength(1);
-    const [param1, param2] = (out[0].template?.components as { parameters: { text: string }[] }[])[0].parameters;
+    const [param1, param2] = (out[0].template as { components: { parameters: { text: string }[] }[] }).components[0].parameters;
     expect(out[0]).toMatchObject({
       to: w.contact.number,
       type: "template",
