@@ -13,6 +13,7 @@ import { type FakeGraph, startFakeGraph } from "../../test/fake-graph.js";
 import { buildTicket, buildWhatsapp } from "../../test/factories.js";
 import { caller, expectError, uid } from "../../test/http.js";
 import { scenario } from "../../test/scenario.js";
+import { confirmByReply } from "../campaigns/confirmations.js";
 import { deliverQueued, recordAutomatic } from "../messages/send.js";
 import { openWindow } from "./window.js";
 
@@ -403,5 +404,17 @@ describe("campaigns", () => {
       confirmationMessage: expect.stringMatching(/^Hola Cliente, seguimos con tu consulta \d{8}\.$/),
     });
     expect(sent()).toEqual([expect.objectContaining({ type: "template" })]);
+
+    // the customer answers: the window opens and the campaign's own message goes as text
+    await customerWrote(w, 0, outside);
+    expect(await confirmByReply(t.app.charla, w.companyId, w.wa.id, outside)).toBe(1);
+    await runCampaigns(t, new Date(Date.now() + 3000));
+    const [after] = await db().select().from(campaignShippings).where(eq(campaignShippings.id, rows[0].id));
+    expect(after).toMatchObject({ status: "delivered", message: `Hola Cliente ${outside}, 20% de descuento` });
+    expect(sent().at(-1)).toMatchObject({
+      to: outside,
+      type: "text",
+      text: { body: `Hola Cliente ${outside}, 20% de descuento` },
+    });
   });
 });
