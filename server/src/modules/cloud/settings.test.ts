@@ -174,6 +174,38 @@ describe("Cloud API connection settings", () => {
     expect(fixed.json()).toMatchObject({ status: "CONNECTED", statusReason: "" });
   });
 
+  it("refuses a fallback template Meta does not list as approved, or given the wrong number of parameters, changing nothing", async () => {
+    const w = await scenario(t.app, { connection: false });
+    const body = form();
+    const created = (await call(w.admin, "POST", "/whatsapp", body)).json();
+    const before = await rowOf(created.id);
+    const save = (over: object) => call(w.admin, "PUT", `/whatsapp/${created.id}`, { ...body, isDefault: true, ...over });
+    const params = await save({ templateName: "seguimiento", templateLanguage: "es", templateParams: ["{{firstName}}"] });
+    expectError(params, 400, "ERR_CLOUD_TEMPLATE_PARAMS");
+    expect(params.json().data).toEqual({ count: 2 });
+    expectError(await save({ templateName: "no_existe", templateLanguage: "es" }), 404, "ERR_CLOUD_TEMPLATE_NOT_FOUND");
+    expectError(
+      await save({ templateName: "seguimiento", templateLanguage: "en_US", templateParams: ["a", "b"] }),
+      404,
+      "ERR_CLOUD_TEMPLATE_NOT_FOUND",
+    );
+    expect(await rowOf(created.id)).toMatchObject({ cloudTemplateName: "", updatedAt: before.updatedAt });
+    // a new connection too: nothing is recorded
+    expectError(
+      await call(w.admin, "POST", "/whatsapp", form({ templateName: "no_existe", templateLanguage: "es" })),
+      404,
+      "ERR_CLOUD_TEMPLATE_NOT_FOUND",
+    );
+    expect((await call(w.admin, "GET", "/whatsapp")).json()).toHaveLength(1);
+    // a token Meta refuses cannot list them: saved, and the test call tells why
+    const refused = await save({ accessToken: "EAAG-otro", templateName: "no_existe", templateLanguage: "es" });
+    expect(refused.json()).toMatchObject({
+      status: "DISCONNECTED",
+      statusReason: "ERR_CLOUD_AUTH",
+      cloud: { templateName: "no_existe" },
+    });
+  });
+
   it("shows the Cloud API settings only to those who manage connections, and never to another company", async () => {
     const w = await scenario(t.app, { connection: false });
     const created = (await call(w.admin, "POST", "/whatsapp", form())).json();

@@ -3,10 +3,12 @@ import { type CloudConnectionView, type ConnectionForm, type StatusReason, Statu
 import { and, eq } from "drizzle-orm";
 import type { z } from "zod";
 import { probeCloudCredentials } from "../../channels/cloud/factory.js";
+import { GraphClient } from "../../channels/cloud/graph-client.js";
 import type { Services } from "../../context.js";
 import { whatsapps } from "../../db/schema/index.js";
 import { AppError } from "../../lib/app-error.js";
 import { type SecretBox, maskSecret } from "../../lib/secret-box.js";
+import { presentTemplate } from "./templates.js";
 
 type Input = z.output<typeof ConnectionForm>;
 type Row = typeof whatsapps.$inferSelect;
@@ -53,6 +55,40 @@ export function cloudColumns(secrets: SecretBox, input: Input, current: Row | nu
   };
   if (issues.length) throw new AppError("ERR_VALIDATION", { issues });
   return columns;
+}
+
+/**
+ * Before a save: the fallback template named must be one Meta lists as approved, with as many
+ * parameters as it takes (ERR_CLOUD_TEMPLATE_NOT_FOUND, ERR_CLOUD_TEMPLATE_PARAMS), or every automatic
+ * message outside the window would fail. Only when the account answers with the form's credentials:
+ * a refused token or an unreachable API is the test call's to report, and the save goes on.
+ */
+export async function checkFallbackTemplate(
+  s: Pick<Services, "config" | "secrets" | "log">,
+  input: Input,
+  current: Row | null,
+): Promise<void> {
+  if ((current?.provider ?? input.provider) !== "cloud" || !input.templateName || !input.templateLanguage) return;
+  const accessToken = input.accessToken || (current ? openOr(s.secrets, current.cloudAccessTokenSealed) : "");
+  if (!accessToken || !input.businessAccountId) return;
+  let listed: Awaited<ReturnType<GraphClient["templates"]>>;
+  try {
+    const creds = { phoneNumberId: input.phoneNumberId, businessAccountId: input.businessAccountId, accessToken };
+    listed = await new GraphClient(creds, { baseUrl: s.config.graphApiUrl }).templates();
+  } catch (err) {
+    s.log.warn({ err }, "Cloud API templates not listed to check the fallback template");
+    return;
+  }
+  const template = listed.templates
+    .map(presentTemplate)
+    .find((t) => t.name === input.templateName && t.language === input.templateLanguage && t.status === "APPROVED");
+  if (!template) {
+    // a listing cut short may hold it further on: not refused on a guess
+    if (listed.complete) throw new AppError("ERR_CLOUD_TEMPLATE_NOT_FOUND");
+    return;
+  }
+  if (template.params !== input.templateParams.length)
+    throw new AppError("ERR_CLOUD_TEMPLATE_PARAMS", { data: { count: template.params } });
 }
 
 const openOr = (secrets: SecretBox, sealed: string) => {

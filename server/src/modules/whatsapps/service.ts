@@ -9,7 +9,7 @@ import { withTransaction } from "../../db/tx.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { assertOwnAutomation } from "../../automation/references.js";
 import { emitConnection } from "./broadcast.js";
-import { type CloudViewHost, cloudColumns, probeConnection } from "../cloud/settings.js";
+import { type CloudViewHost, checkFallbackTemplate, cloudColumns, probeConnection } from "../cloud/settings.js";
 import { presentConnections, tokenOfNumber } from "./presenter.js";
 
 type Input = z.output<typeof ConnectionForm>;
@@ -122,6 +122,7 @@ function emit(
  * Cloud API one answers as its test call found it.
  */
 export async function createConnection(ctx: RequestCtx, input: Input): Promise<ConnectionView> {
+  await checkFallbackTemplate(ctx, input, null);
   const view = await insertConnection(ctx, input);
   if (view.provider === "cloud") return probed(ctx, view.id);
   if (view.provider !== "simulator") return view;
@@ -177,6 +178,9 @@ function insertConnection(ctx: RequestCtx, input: Input): Promise<ConnectionView
 }
 
 export async function updateConnection(ctx: RequestCtx, id: number, input: Input): Promise<ConnectionView> {
+  // another company's id is not found before anything is asked of Meta
+  const current = found(await scoped(ctx.db, ctx.companyId).whatsapps.findById(id), "ERR_NO_WAPP_FOUND");
+  await checkFallbackTemplate(ctx, input, current);
   const view = await saveConnection(ctx, id, input);
   return view.provider === "cloud" ? probed(ctx, id) : view;
 }
