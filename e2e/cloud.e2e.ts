@@ -113,7 +113,7 @@ describe("WhatsApp Cloud API", () => {
     await page.getByTestId("connection-save").click();
 
     // saved: the dialog stays open on the webhook URL to paste in Meta's app, secrets only by their tail
-    const urlField = input(page, "connection-cloud-webhook-url");
+    const urlField = page.getByTestId("connection-cloud-webhook-url");
     await urlField.waitFor({ timeout: 15_000 });
     const webhookUrl = await urlField.inputValue();
     expect(webhookUrl).toMatch(/^https?:\/\/[^/]+\/api\/whatsapp-cloud\/webhook\/[\w-]{16,}$/);
@@ -179,7 +179,9 @@ describe("WhatsApp Cloud API", () => {
       text: { body: expect.stringMatching(/^\*Admin\*\n¡Hola Lucía! Sí, hasta las 20 h\.$/) },
     });
     // Meta's statuses move the ticks: delivered, then a failure shows its reason on the message
+    // (each once the send's answer is stored, the one tick: Meta answers a send before its statuses)
     const answer = page.locator('[data-testid="message"][data-from-me="true"]').filter({ hasText: "hasta las 20 h" });
+    await answer.locator('[data-testid="ack-sent"]').waitFor({ timeout: 15_000 });
     expect(
       await deliver(
         webhookUrl,
@@ -193,13 +195,12 @@ describe("WhatsApp Cloud API", () => {
     await page.getByTestId("composer-send").click();
     await expect.poll(() => textSends().length, { timeout: 15_000 }).toBe(2);
     const second = textSends()[1].answeredId ?? "";
+    const secondBubble = page.locator('[data-testid="message"][data-from-me="true"]').filter({ hasText: "reservo una mesa" });
+    await secondBubble.locator('[data-testid="ack-sent"]').waitFor({ timeout: 15_000 });
     expect(await deliver(webhookUrl, meta.status(second, "failed", { recipient: customer.from, code: 131026 }, business()))).toBe(
       200,
     );
-    const failed = page
-      .locator('[data-testid="message"][data-from-me="true"]')
-      .filter({ hasText: "reservo una mesa" })
-      .locator('[data-testid="ack-failed"]');
+    const failed = secondBubble.locator('[data-testid="ack-failed"]');
     await failed.waitFor({ timeout: 15_000 });
     expect(await failed.getAttribute("aria-label")).toBe(
       "No se pudo enviar: WhatsApp no pudo entregar el mensaje a este número.",
@@ -315,7 +316,16 @@ describe("WhatsApp Cloud API", () => {
     await expect.poll(() => row.getAttribute("data-status"), { timeout: 15_000 }).toBe("DISCONNECTED");
     expect(await row.getByTestId("connection-status-reason").textContent()).toBe("Meta rechazó el token de acceso");
     expect(await row.getByTestId("connection-new-qr").count()).toBe(0);
-    if (shots) await page.screenshot({ path: `${shots}/cloud-connections-refused.png` });
+    if (shots) {
+      await page.screenshot({ path: `${shots}/cloud-connections-refused.png` });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.screenshot({ path: `${shots}/cloud-connections-refused-phone.png` });
+      await row.getByTestId("connection-edit").click();
+      await page.getByTestId("connection-cloud-webhook").scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${shots}/cloud-form-phone.png` });
+      await page.getByTestId("connection-cancel").click();
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
     await row.getByTestId("connection-retry").click();
     await expect.poll(() => row.getAttribute("data-status"), { timeout: 15_000 }).toBe("CONNECTED");
     expect(await row.getByTestId("connection-status-reason").count()).toBe(0);

@@ -30,7 +30,10 @@ describe("a message's copies in the chat's cache", () => {
   });
 
   it("takes a failure reported after the channel accepted the send, with its reason", () => {
-    const merged = mergeMessage(message(Ack.server), message(Ack.failed, { ackError: "ERR_CLOUD_UNDELIVERABLE" }));
+    const merged = mergeMessage(
+      message(Ack.server),
+      message(Ack.failed, { ackError: "ERR_CLOUD_UNDELIVERABLE", updatedAt: "2026-01-01T00:00:03.000Z" }),
+    );
     expect(merged.ack).toBe(Ack.failed);
     expect(merged.ackError).toBe("ERR_CLOUD_UNDELIVERABLE");
   });
@@ -41,7 +44,27 @@ describe("a message's copies in the chat's cache", () => {
     );
   });
 
-  it("a later success clears a failure", () => {
-    expect(mergeMessage(message(Ack.failed), message(Ack.server)).ack).toBe(Ack.server);
+  it("a send tried again clears a failure", () => {
+    const failed = message(Ack.failed, { ackError: "ERR_CLOUD_RATE_LIMITED", updatedAt: "2026-01-01T00:00:01.000Z" });
+    const retried = mergeMessage(failed, message(Ack.server, { updatedAt: "2026-01-01T00:00:05.000Z" }));
+    expect(retried.ack).toBe(Ack.server);
+    expect(retried.ackError).toBeNull();
+  });
+
+  it("a stale copy, the send's answer overtaken by its failure, leaves the failure", () => {
+    const failed = message(Ack.failed, { ackError: "ERR_CLOUD_UNDELIVERABLE", updatedAt: "2026-01-01T00:00:02.000Z" });
+    const merged = mergeMessage(failed, message(Ack.server, { updatedAt: "2026-01-01T00:00:01.000Z" }));
+    expect(merged.ack).toBe(Ack.failed);
+    expect(merged.ackError).toBe("ERR_CLOUD_UNDELIVERABLE");
+  });
+
+  it("a stale failure after the send went through again changes nothing", () => {
+    const sent = message(Ack.server, { updatedAt: "2026-01-01T00:00:05.000Z" });
+    const merged = mergeMessage(
+      sent,
+      message(Ack.failed, { ackError: "ERR_CLOUD_RATE_LIMITED", updatedAt: "2026-01-01T00:00:01.000Z" }),
+    );
+    expect(merged.ack).toBe(Ack.server);
+    expect(merged.ackError).toBeNull();
   });
 });

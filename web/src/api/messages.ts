@@ -43,14 +43,23 @@ export function flattenMessages(data: MessagesData | undefined): MessageView[] {
 }
 
 /**
- * A later copy of a message never loses what the earlier one knew: acks only move up (docs/api-inbox.md),
- * except a failure reported for a message not yet delivered (docs/acks.md), as Meta's Cloud API does
- * after accepting a send (its "failed" status follows "sent").
+ * A later copy of a message never loses what the earlier one knew: acks only move up (docs/api-inbox.md).
+ * A failure is the exception either way (docs/acks.md): reported for a message not yet delivered it
+ * lands (Meta's Cloud API says "failed" after "sent"), and a send tried again clears it; which came
+ * last is told by `updatedAt`, so a stale copy (a send's answer overtaken by its failure) changes nothing.
  */
 export function mergeMessage(current: MessageView, incoming: MessageView): MessageView {
-  const failedLate = incoming.ack === Ack.failed && current.ack <= Ack.server;
-  const ack = failedLate ? Ack.failed : Math.max(current.ack, incoming.ack);
-  return { ...incoming, ack, isDeleted: current.isDeleted || incoming.isDeleted };
+  const newer = incoming.updatedAt >= current.updatedAt;
+  let ack = Math.max(current.ack, incoming.ack);
+  let ackError = ack === Ack.failed ? (incoming.ackError ?? current.ackError) : null;
+  if (incoming.ack === Ack.failed && current.ack <= Ack.server && newer) {
+    ack = Ack.failed;
+    ackError = incoming.ackError;
+  } else if (current.ack === Ack.failed && incoming.ack >= 0 && !newer) {
+    ack = Ack.failed;
+    ackError = current.ackError;
+  }
+  return { ...incoming, ack, ackError, isDeleted: current.isDeleted || incoming.isDeleted };
 }
 
 function mapMessages(data: MessagesData, message: MessageView): { data: MessagesData; found: boolean } {

@@ -26,10 +26,12 @@ export function CopyField({ label, value, testId, helperText }: Props) {
       value={value}
       helperText={helperText}
       fullWidth
+      // a long URL wraps rather than hide its end on a phone
+      multiline
       onFocus={(event) => event.target.select()}
       slotProps={{
         inputLabel: { shrink: true },
-        htmlInput: { readOnly: true, spellCheck: false, "data-testid": testId, style: { fontFamily: "monospace" } },
+        htmlInput: { readOnly: true, spellCheck: false, "data-testid": testId, style: { fontFamily: "monospace", wordBreak: "break-all" } },
         input: {
           endAdornment: (
             <InputAdornment position="end">
