@@ -31,7 +31,12 @@ export function CopyField({ label, value, testId, helperText }: Props) {
       onFocus={(event) => event.target.select()}
       slotProps={{
         inputLabel: { shrink: true },
-        htmlInput: { readOnly: true, spellCheck: false, "data-testid": testId, style: { fontFamily: "monospace", wordBreak: "break-all" } },
+        htmlInput: {
+          readOnly: true,
+          spellCheck: false,
+          "data-testid": testId,
+          style: { fontFamily: "monospace", wordBreak: "break-all" },
+        },
         input: {
           endAdornment: (
             <InputAdornment position="end">
