@@ -126,7 +126,22 @@ describe("WhatsApp Cloud API", () => {
     expect(VERIFY_TOKEN.endsWith(savedToken.replace(/[^\w-]/g, "").slice(-4))).toBe(true);
     expect(await page.getByTestId("connection-modal").textContent()).not.toContain(fake.accessToken);
     if (shots) await page.screenshot({ path: `${shots}/cloud-form-saved.png` });
-    await page.getByTestId("connection-cancel").click();
+
+    // the template automatic messages go as outside the window: one Meta lists as approved, with its variables
+    const modal = page.getByTestId("connection-modal");
+    await input(page, "connection-cloud-template-name").fill("no_existe");
+    await input(page, "connection-cloud-template-language").fill("es");
+    await page.getByTestId("connection-save").click();
+    await expect
+      .poll(() => modal.textContent(), { timeout: 15_000 })
+      .toContain("No se encontró una plantilla aprobada con ese nombre e idioma.");
+    await input(page, "connection-cloud-template-name").fill("seguimiento");
+    await page.getByTestId("connection-cloud-template-params").fill("{{name}}\n");
+    await page.getByTestId("connection-save").click();
+    await expect.poll(() => modal.textContent(), { timeout: 15_000 }).toContain("La plantilla necesita 2 variables.");
+    await page.getByTestId("connection-cloud-template-params").fill("{{name}}\n{{protocol}}");
+    await page.getByTestId("connection-save").click();
+    await modal.waitFor({ state: "detached", timeout: 15_000 });
 
     // the row: connected by the test call on save, no QR or session buttons for Meta's API
     const row = page

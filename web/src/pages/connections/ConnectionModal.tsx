@@ -1,6 +1,6 @@
 import { ConnectionForm } from "@charla/contracts";
 import { useMemo, useState } from "react";
-import type { UseFormReturn } from "react-hook-form";
+import type { FieldPath, UseFormReturn } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../api/client";
 import { useConnection, useSaveConnection } from "../../api/connections";
@@ -10,6 +10,16 @@ import { FormDialog } from "../../components/list-kit/FormDialog";
 import { toast } from "../../lib/toast";
 import { ConnectionFormFields } from "./ConnectionFormFields";
 import { type ConnectionFormValues, formValuesOf, payloadOf } from "./connection-form";
+
+/**
+ * Refusals about one field, shown beside it too: the greeting several queues need, and a Cloud API
+ * connection's fallback template that Meta does not list as approved or that takes another number of variables.
+ */
+const fieldOf: Record<string, FieldPath<ConnectionFormValues>> = {
+  ERR_WAPP_GREETING_REQUIRED: "greetingMessage",
+  ERR_CLOUD_TEMPLATE_NOT_FOUND: "templateName",
+  ERR_CLOUD_TEMPLATE_PARAMS: "templateParams",
+};
 
 type Props = { open: boolean; connectionId: number | null; onClose: () => void };
 
@@ -27,14 +37,14 @@ export function ConnectionModal({ open, connectionId: givenId, onClose }: Props)
 
   // The contract's schema validates as the API does and its output (numbers coerced) is what is sent.
   // ERR_NO_OTHER_WHATSAPP, ERR_CONNECTION_LIMIT_REACHED… read best as the shared error toast (core §8);
-  // a greeting missing with several queues (ERR_WAPP_GREETING_REQUIRED) is also shown on the greeting.
+  // a refusal about one field (fieldOf) is also shown on it.
   const submit = async (values: ConnectionFormValues, form: UseFormReturn<ConnectionFormValues>) => {
     let saved: Awaited<ReturnType<typeof save.mutateAsync>>;
     try {
       saved = await save.mutateAsync({ id: connectionId, values: ConnectionForm.parse(payloadOf(values)) });
     } catch (error) {
-      if (error instanceof ApiError && error.code === "ERR_WAPP_GREETING_REQUIRED")
-        form.setError("greetingMessage", { type: "server", message: errorText(error) }, { shouldFocus: true });
+      const field = error instanceof ApiError ? fieldOf[error.code ?? ""] : undefined;
+      if (field) form.setError(field, { type: "server", message: errorText(error) }, { shouldFocus: true });
       throw error;
     }
     toast.success(t("toasts.saved"));
