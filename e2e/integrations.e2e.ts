@@ -7,7 +7,6 @@ import { ADMIN, type RunningServer } from "./support/server.js";
 import { withServerAndBrowser } from "./support/suite.js";
 import { setPlanFlags, startFakeService } from "./support/fakes.js";
 
-
 let server: RunningServer;
 let browser: Browser;
 withServerAndBrowser(
