@@ -74,8 +74,14 @@ export type Sent = { channelId: string; timestamp: Date; content?: string };
 /** What a session tells Charla. Each handler may be called again for the same event (replays). */
 export type ChannelEvents = {
   message(msg: InboundMessage): Promise<void>;
-  /** WhatsApp's status numbers (docs/acks.md); a failure is -1 with its reason. */
-  ack(channelId: string, ack: number, error?: AckError): Promise<void>;
+  /**
+   * WhatsApp's status numbers (docs/acks.md); a failure is -1 with its reason. Answers false when no
+   * message of the connection has that channel id yet (the status overtook the send's answer): it is
+   * tried again for a few seconds here, and a driver with a durable source (a webhook row) may also
+   * hand it over again later.
+   */
+  // biome-ignore lint/suspicious/noConfusingVoidType: handlers with nothing to tell (test doubles, recorders) answer nothing
+  ack(channelId: string, ack: number, error?: AckError): Promise<boolean | void>;
   revoked(channelId: string): Promise<void>;
   edited(channelId: string, body: string): Promise<void>;
   status(status: ConnectionStatus, extra?: StatusExtra): Promise<void>;

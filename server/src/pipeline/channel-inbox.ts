@@ -48,7 +48,9 @@ function eventsOf(s: Services, session: InboxSession, groupsIgnoredOf: (companyI
     // acks only move up; one that overtakes the row it belongs to waits in the session's early acks (a
     // failure has no early form: the row of a message handed to a channel exists before the channel answers)
     ack: async (channelId, ack, error) => {
-      if ((await applyAck(s, ref, channelId, ack, error)).length) return;
+      if ((await applyAck(s, ref, channelId, ack, error)).length) return true;
+      // nothing changed: the message already knew better (a repeated receipt), or it is not there yet
+      if (await isStored(s, ref, channelId)) return true;
       if (ack > 0) session.rememberEarlyAck(channelId, ack);
       // tried again until it lands once: a later try would raise what happened since (a failure
       // recorded after delivery) back to this ack
@@ -66,6 +68,7 @@ function eventsOf(s: Services, session: InboxSession, groupsIgnoredOf: (companyI
         }, wait).unref();
       };
       retry(0);
+      return false;
     },
     revoked: async (channelId) => {
       const rows = await q.db

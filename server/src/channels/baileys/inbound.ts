@@ -72,7 +72,7 @@ export class BaileysInbound {
         const ack = ackFromReceipt(receipt, key.remoteJid);
         if (key.fromMe && key.id && ack !== null) {
           const channelId = key.id;
-          this.update(channelId, () => this.events.ack(channelId, ack));
+          this.update(channelId, async () => void (await this.events.ack(channelId, ack)));
         }
       }
     });

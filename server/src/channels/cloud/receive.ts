@@ -13,6 +13,22 @@ const ITEMS_MAX = 1_000;
 const DOWNLOAD_TRIES = 3;
 const DOWNLOAD_WAIT_MS = [500, 2_000];
 
+/**
+ * A status may reach us before the send's answer gave its message the wamid (Meta answers the send,
+ * then posts "sent" at once; the two can be handled on different nodes). A status younger than this
+ * that found no message makes the run fail, so the job hands it over again after its backoff; older
+ * ones are for messages Charla did not send (another app on the same number) and are let go.
+ */
+export const STATUS_AHEAD_MS = 120_000;
+
+/** Thrown when statuses overtook their messages: the job runs the payload again (nothing else repeats). */
+export class StatusesAhead extends Error {
+  readonly code = "ERR_CLOUD_STATUS_AHEAD";
+  constructor(readonly count: number) {
+    super(`${count} status(es) ahead of their messages`);
+  }
+}
+
 /** A customer's number as Meta gives it (wa_id: digits); anything else is no address. */
 const numberOf = (v: unknown) => (typeof v === "string" && /^\d{5,20}$/.test(v) ? v : "");
 
@@ -50,7 +66,9 @@ export async function receivePayload(
   events: ChannelEvents,
   media: (mediaId: string) => Promise<MediaPayload>,
   log: Log,
+  now = new Date(),
 ): Promise<void> {
+  let ahead = 0;
   for (const value of messageValues(payload)) {
     const names = new Map<string, string>();
     for (const c of arr(value.contacts).slice(0, ITEMS_MAX).map(obj)) {
@@ -65,12 +83,15 @@ export async function receivePayload(
     }
     for (const status of arr(value.statuses).slice(0, ITEMS_MAX)) {
       const ack = statusAck(status);
-      if (ack) await events.ack(ack.channelId, ack.ack, ack.error);
+      if (!ack || (await events.ack(ack.channelId, ack.ack, ack.error)) !== false) continue;
+      const at = dateOf(obj(status).timestamp);
+      if (at && now.getTime() - at.getTime() < STATUS_AHEAD_MS) ahead++;
     }
     // errors about the number or the app itself (not about one message): only the log can tell
     const errors = arr(value.errors);
     if (errors.length) log.warn({ errors: errors.slice(0, 5) }, "whatsapp cloud webhook reported errors");
   }
+  if (ahead) throw new StatusesAhead(ahead);
 }
 
 async function inboundOf(

@@ -5,7 +5,8 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../app.js";
 import { cloudWindows, jobs, messages, tickets } from "../../db/schema/index.js";
-import { processCloudWebhook } from "../../jobs/durable/cloud-webhook.js";
+import { cloudWebhookJob, processCloudWebhook } from "../../jobs/durable/cloud-webhook.js";
+import { runJobNow } from "../../jobs/durable/run.js";
 import { type TestApp, getTestApp } from "../../test/app.js";
 import { type CloudConnection, cloudConnection } from "../../test/cloud-kit.js";
 import * as P from "../../test/cloud-payloads.js";
@@ -276,6 +277,33 @@ describe("POST: one durable row, processed through the inbound door", () => {
   });
 });
 
+describe("a status ahead of its message", () => {
+  it("is handed over again by the job until the send's answer gave the message its wamid, then lands", async () => {
+    const contact = await buildContact(app, companyId, { number: "5215500000651" });
+    const ticket = await buildTicket(app, companyId, { contactId: contact.id, whatsappId: conn.id });
+    // the send is recorded under Charla's own id; Meta's wamid is written when its answer is stored
+    const row = await buildMessage(app, ticket, { fromMe: true, ack: Ack.pending, channelId: "3EB0AHEAD" });
+    const wamid = P.wamid();
+    const res = await post(P.status(wamid, "failed", { recipient: contact.number, code: 131026 }, business()));
+    expect(res.statusCode).toBe(200);
+    await expect
+      .poll(async () => (await webhookJobs()).find((j) => JSON.stringify(j.payload).includes(wamid))?.attempts ?? 0, {
+        timeout: 15_000,
+      })
+      .toBeGreaterThanOrEqual(1);
+    const job = (await webhookJobs()).find((j) => JSON.stringify(j.payload).includes(wamid));
+    expect(job?.state).toBe("pending");
+    expect(job?.lastError).toContain("ahead of their messages");
+    await db().update(messages).set({ channelId: wamid }).where(eq(messages.id, row.id));
+    await expect
+      .poll(async () => (await db().select().from(messages).where(eq(messages.id, row.id)))[0], { timeout: 30_000 })
+      .toMatchObject({ ack: Ack.failed, ackError: "ERR_CLOUD_UNDELIVERABLE" });
+    // and the job ends at its next run (a round would take it after its backoff): the status found its message
+    expect(await runJobNow(app.charla, [cloudWebhookJob], job?.id ?? 0)).toBe(true);
+    expect((await webhookJobs()).find((j) => j.id === job?.id)?.state).toBe("done");
+  });
+});
+
 describe("the customer's window", () => {
   it("moves only forward (an older message replayed late never closes it) and never beyond now", async () => {
     const number = "5215500000701";
@@ -296,7 +324,15 @@ describe("the customer's window", () => {
 
   it("statuses and system notices open no window; a reaction does", async () => {
     await post(P.system("5215500009999", { from: "5215500000801" }, business()));
-    await post(P.status(P.wamid(), "delivered", { recipient: "5215500000802" }, business()));
+    // a status of a message Charla never sent (older than a send's answer can be late)
+    await post(
+      P.status(
+        P.wamid(),
+        "delivered",
+        { recipient: "5215500000802", timestamp: Math.floor(Date.now() / 1000) - 600 },
+        business(),
+      ),
+    );
     await post(P.reaction("wamid.X", "❤️", { from: "5215500000803" }, business()));
     await settled();
     expect(await windowOf("5215500000801")).toBeNull();
