@@ -251,6 +251,36 @@ describe("automatic messages", () => {
   });
 });
 
+describe("automatic messages when Meta limits the connection's sends", () => {
+  it("stay queued, in order, for the job's next attempt, which sends them; the last attempt fails them visibly", async () => {
+    const w = await cloudWorld();
+    await customerWrote(w, 1);
+    const rows = await recordAutomatic(db(), w.companyId, w.ticket, ["Primero", "Segundo"]);
+    const ids = rows.map((r) => r.id);
+    const sent = sends();
+    fake.failNext(400, { code: 131048, message: "Spam rate limit hit" });
+    await expect(deliverQueued(t.app.charla, w.companyId, ids, { lastAttempt: false })).rejects.toThrow("ERR_CLOUD_RATE_LIMITED");
+    expect((await rowsOf(w.ticket.id)).map((r) => [r.body, r.ack])).toEqual([
+      ["Primero", Ack.queued],
+      ["Segundo", Ack.queued],
+    ]);
+    expect(sent()).toEqual([]);
+    // the job's next run: both go, in order
+    await deliverQueued(t.app.charla, w.companyId, ids, { lastAttempt: false });
+    expect(sent().map((m) => (m.text as { body: string }).body)).toEqual(["Primero", "Segundo"]);
+    for (const row of await rowsOf(w.ticket.id)) expect(row.ack).toBeGreaterThanOrEqual(Ack.pending);
+
+    const [last] = await recordAutomatic(db(), w.companyId, w.ticket, ["Tercero"]);
+    fake.failNext(400, { code: 131048, message: "Spam rate limit hit" });
+    await deliverQueued(t.app.charla, w.companyId, [last.id], { lastAttempt: true });
+    expect((await rowsOf(w.ticket.id)).at(-1)).toMatchObject({
+      body: "Tercero",
+      ack: Ack.failed,
+      ackError: "ERR_CLOUD_RATE_LIMITED",
+    });
+  });
+});
+
 describe("an agent's change that sends an automatic message", () => {
   it("closing a ticket a day later sends its completion message as the connection's template", async () => {
     const w = await cloudWorld({ ...FALLBACK, complationMessage: "Gracias por su contacto" });

@@ -132,7 +132,18 @@ async function dispatch(
   ticket: TicketRow,
   { contact, driver }: Recipient,
   row: MessageRow,
-  { mimetype, quotedChannelId, template }: { mimetype?: string; quotedChannelId?: string; template?: TemplateMessage } = {},
+  {
+    mimetype,
+    quotedChannelId,
+    template,
+    keepQueued,
+  }: {
+    mimetype?: string;
+    quotedChannelId?: string;
+    template?: TemplateMessage;
+    /** A refusal the caller will try again (the channel accepted nothing): the row stays queued, not failed. */
+    keepQueued?: ErrorCode;
+  } = {},
 ): Promise<MessageView> {
   const opts = { quotedChannelId, isGroup: contact.isGroup, messageId: row.channelId ?? undefined };
   let sent: Sent;
@@ -158,6 +169,7 @@ async function dispatch(
     else sent = await driver.sendText(contact.number, row.body, opts);
   } catch (err) {
     const error = driverError(err, "ERR_SENDING_WAPP_MSG");
+    if (keepQueued && error.code === keepQueued) throw error;
     await markFailed(s, companyId, ticket, row, error.code).catch((e) =>
       s.log.error({ err: e, messageId: row.id }, "failed message not marked"),
     );
@@ -418,9 +430,15 @@ export async function deliverQueued(
       sending = recorded;
       template = instead.message;
     }
-    await dispatch(s, companyId, ticket, recipient, sending, { template }).catch((err) =>
-      s.log.warn({ err, ticketId: ticket.id, messageId: row.id }, "automatic message not sent"),
-    );
+    // a channel limiting its sends (Meta's throughput refusals) accepted nothing: the job tries this
+    // row and the ones after it again after its backoff, in order; on the last attempt it fails visibly
+    const keepQueued = lastAttempt ? undefined : "ERR_CLOUD_RATE_LIMITED";
+    try {
+      await dispatch(s, companyId, ticket, recipient, sending, { template, keepQueued });
+    } catch (err) {
+      if (keepQueued && err instanceof AppError && err.code === keepQueued) throw new Error(err.code);
+      s.log.warn({ err, ticketId: ticket.id, messageId: row.id }, "automatic message not sent");
+    }
   }
 }
 
