@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import * as meta from "../server/src/test/cloud-payloads.js";
-import { exampleTemplates, startFakeGraph } from "../server/src/test/fake-graph.js";
+import { exampleTemplates, graphTemplate, startFakeGraph } from "../server/src/test/fake-graph.js";
 import { input, loginThroughUi, newPage, waitForLive } from "./support/browser.js";
 import { ADMIN, type RunningServer } from "./support/server.js";
 import { withServerAndBrowser } from "./support/suite.js";
@@ -283,19 +283,7 @@ describe("WhatsApp Cloud API", () => {
     await expect.poll(() => templateSends().length, { timeout: 15_000 }).toBe(1);
     expect(templateSends()[0]).toMatchObject({
       to: late.from,
-      template: {
-        name: "seguimiento",
-        language: { code: "es" },
-        components: [
-          {
-            type: "body",
-            parameters: [
-              { type: "text", text: "Marta Tarde" },
-              { type: "text", text: "#A-17" },
-            ],
-          },
-        ],
-      },
+      template: graphTemplate("seguimiento", "es", ["Marta Tarde", "#A-17"]),
     });
     await page
       .locator('[data-testid="message"][data-from-me="true"]')

@@ -347,3 +347,12 @@ export async function startFakeGraph(opts: FakeGraphOptions = {}): Promise<FakeG
     },
   };
 }
+
+/** A template send's `template` object as Meta's API takes it (what the fake records): body parameters in order. */
+export function graphTemplate(name: string, language: string, params: string[]) {
+  return {
+    name,
+    language: { code: language },
+    components: [{ type: "body", parameters: params.map((text) => ({ type: "text", text })) }],
+  };
+}

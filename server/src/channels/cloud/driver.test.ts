@@ -5,7 +5,7 @@ import { type TestApp, getTestApp } from "../../test/app.js";
 import * as payloads from "../../test/cloud-payloads.js";
 import { type CloudConnection, cloudConnection } from "../../test/cloud-kit.js";
 import { buildCompany, buildContact, buildMessage, buildTicket } from "../../test/factories.js";
-import { type FakeGraph, exampleTemplates, startFakeGraph } from "../../test/fake-graph.js";
+import { type FakeGraph, exampleTemplates, graphTemplate, startFakeGraph } from "../../test/fake-graph.js";
 import type { ChannelEvents, ConnectionStatus } from "../driver.js";
 import { CloudDriver, type CloudHost } from "./driver.js";
 import { TEMPLATE_PAGES_MAX } from "./graph-client.js";
@@ -185,19 +185,7 @@ describe("Cloud API driver: sending", () => {
     expect(sent.channelId).toBe(withParams.answeredId);
     expect(withParams).toMatchObject({
       type: "template",
-      template: {
-        name: "seguimiento",
-        language: { code: "es" },
-        components: [
-          {
-            type: "body",
-            parameters: [
-              { type: "text", text: "Ana" },
-              { type: "text", text: "#123" },
-            ],
-          },
-        ],
-      },
+      template: graphTemplate("seguimiento", "es", ["Ana", "#123"]),
     });
     expect(bare.template).toEqual({ name: "hello_world", language: { code: "en_US" } });
   });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cloudTemplates, messages } from "../../db/schema/index.js";
 import { type TestApp, getTestApp } from "../../test/app.js";
 import { cloudConnection } from "../../test/cloud-kit.js";
-import { type FakeGraph, exampleTemplates, startFakeGraph } from "../../test/fake-graph.js";
+import { type FakeGraph, exampleTemplates, graphTemplate, startFakeGraph } from "../../test/fake-graph.js";
 import { buildTicket, buildWhatsapp } from "../../test/factories.js";
 import { caller, expectError } from "../../test/http.js";
 import { scenario } from "../../test/scenario.js";
@@ -131,19 +131,7 @@ describe("POST /messages/:ticketId/template", () => {
       expect.objectContaining({
         to: w.contact.number,
         type: "template",
-        template: {
-          name: "seguimiento",
-          language: { code: "es" },
-          components: [
-            {
-              type: "body",
-              parameters: [
-                { type: "text", text: "Ana" },
-                { type: "text", text: "#1234" },
-              ],
-            },
-          ],
-        },
+        template: graphTemplate("seguimiento", "es", ["Ana", "#1234"]),
       }),
     ]);
     const [row] = await t.app.charla.db.select().from(messages).where(eq(messages.ticketId, w.ticket.id));

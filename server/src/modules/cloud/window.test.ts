@@ -9,7 +9,7 @@ import { runSweeps } from "../../jobs/runner.js";
 import { type TestApp, getIsolatedTestApp } from "../../test/app.js";
 import { runCampaigns } from "../../test/campaign-kit.js";
 import { cloudConnection } from "../../test/cloud-kit.js";
-import { type FakeGraph, startFakeGraph } from "../../test/fake-graph.js";
+import { type FakeGraph, graphTemplate, startFakeGraph } from "../../test/fake-graph.js";
 import { buildTicket, buildWhatsapp } from "../../test/factories.js";
 import { caller, expectError, uid } from "../../test/http.js";
 import { scenario } from "../../test/scenario.js";
@@ -407,19 +407,7 @@ describe("campaigns", () => {
       expect.objectContaining({
         to: outside,
         type: "template",
-        template: {
-          name: "seguimiento",
-          language: { code: "es" },
-          components: [
-            {
-              type: "body",
-              parameters: [
-                { type: "text", text: `Cliente ${outside}` },
-                { type: "text", text: "Cliente" },
-              ],
-            },
-          ],
-        },
+        template: graphTemplate("seguimiento", "es", [`Cliente ${outside}`, "Cliente"]),
       }),
     ]);
   });
