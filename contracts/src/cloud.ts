@@ -16,6 +16,9 @@ export const CloudLimits = {
   templateParam: 1024,
   /** Meta's customer-service window: free text only this long after the customer's last message. */
   windowMs: 24 * 3_600_000,
+  /** Meta's limits on what it carries: a text message's body, and a media message's caption. */
+  textMax: 4096,
+  captionMax: 1024,
   /** Templates are listed from the API at most this often unless refreshed. */
   templatesCacheMs: 15 * 60_000,
 } as const;

@@ -598,6 +598,12 @@ const catalogue = {
     pt: "A janela de 24 horas deste cliente está fechada: só é possível enviar um modelo aprovado.",
     en: "This customer's 24-hour window is closed: only an approved template can be sent.",
   },
+  ERR_CLOUD_TEXT_TOO_LONG: {
+    status: 400,
+    es: "WhatsApp Cloud API acepta hasta {{max}} caracteres en este mensaje: acórtalo o divídelo.",
+    pt: "O WhatsApp Cloud API aceita até {{max}} caracteres nesta mensagem: encurte-a ou divida-a.",
+    en: "The WhatsApp Cloud API takes at most {{max}} characters in this message: shorten or split it.",
+  },
   ERR_CLOUD_NOT_A_CLOUD_CONNECTION: {
     status: 400,
     es: "Esta conexión no usa la API oficial de WhatsApp (Cloud API).",

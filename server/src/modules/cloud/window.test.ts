@@ -126,6 +126,19 @@ describe("agents' answers", () => {
     expect(await rowsOf(w.ticket.id)).toEqual([expect.objectContaining({ body: "Claro, dígame", ackError: null })]);
   });
 
+  it("longer than Meta takes (4,096 characters) are refused with the limit before anything is recorded", async () => {
+    const w = await cloudWorld();
+    await customerWrote(w, 1);
+    const sent = sends();
+    const long = await call(w.as.agent, "POST", `/messages/${w.ticket.id}`, { body: "a".repeat(CloudLimits.textMax + 1) });
+    expectError(long, 400, "ERR_CLOUD_TEXT_TOO_LONG");
+    expect(long.json().message).toContain("4096");
+    expect(await rowsOf(w.ticket.id)).toEqual([]);
+    const most = await call(w.as.agent, "POST", `/messages/${w.ticket.id}`, { body: "ñ".repeat(CloudLimits.textMax) });
+    expect(most.statusCode, most.body).toBe(201);
+    expect(sent()).toHaveLength(1);
+  });
+
   it("with a file are refused outside the window, and the upload is not kept", async () => {
     const w = await cloudWorld();
     const boundary = `----c${uid()}`;

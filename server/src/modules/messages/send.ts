@@ -1,5 +1,6 @@
 import {
   Ack,
+  CloudLimits,
   type ChatWindow,
   type ContactCard,
   type ErrorCode,
@@ -108,6 +109,8 @@ export async function sendToTicket(s: Services, companyId: number, ticket: Ticke
     .then(({ window, ...recipient }) => {
       // Meta drops free text outside the window without a word: refused here, before any record
       if (!out.template && !window.open) throw new AppError("ERR_CLOUD_WINDOW_CLOSED");
+      // Meta refuses longer texts and captions: told now, before a record that could only fail
+      if (window.applies && !out.template) assertCloudLength(out);
       return recipient;
     })
     .catch(async (err) => {
@@ -123,6 +126,13 @@ export async function sendToTicket(s: Services, companyId: number, ticket: Ticke
     quotedChannelId: out.quoted?.channelId ?? undefined,
     template: out.template,
   });
+}
+
+/** A text or a caption over Meta's limits (CloudLimits): ERR_CLOUD_TEXT_TOO_LONG with the limit. */
+function assertCloudLength(out: Outgoing) {
+  if (out.share) return;
+  const max = out.media ? CloudLimits.captionMax : CloudLimits.textMax;
+  if ([...out.body].length > max) throw new AppError("ERR_CLOUD_TEXT_TOO_LONG", { data: { max } });
 }
 
 /** Steps 2 and 3 of a recorded row: the driver sends it under its channel id, the row is completed or marked failed. */
