@@ -169,11 +169,11 @@ describe("the external API", () => {
     const w = await cloudWorld({}, { useExternalApi: true });
     const token = (await call(w.admin, "GET", `/whatsapp/${w.wa.id}/api-token`)).json().apiToken as string;
     const number = `5521${String(Date.now() % 1e9).padStart(9, "0")}`;
-    const send = () =>
+    const send = (body = "Hola {{firstName}}") =>
       t.app.inject({
         method: "POST",
         url: "/api/messages/send",
-        payload: { number, body: "Hola {{firstName}}" },
+        payload: { number, body },
         headers: { authorization: `Bearer ${token}` },
       });
     const sent = sends();
@@ -186,6 +186,14 @@ describe("the external API", () => {
     expect(sent()).toEqual([]);
 
     await openWindow(db(), w.companyId, w.wa.id, number, new Date(Date.now() - HOUR));
+    // longer than Meta takes: refused with the limit, still nothing recorded
+    expectError(await send("a".repeat(CloudLimits.textMax + 1)), 400, "ERR_CLOUD_TEXT_TOO_LONG");
+    expect(
+      await db()
+        .select()
+        .from(contacts)
+        .where(and(eq(contacts.companyId, w.companyId), eq(contacts.number, number))),
+    ).toEqual([]);
     const ok = await send();
     expect(ok.statusCode, ok.body).toBe(200);
     expect(sent()).toEqual([expect.objectContaining({ to: number, type: "text" })]);

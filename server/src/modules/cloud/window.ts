@@ -49,6 +49,13 @@ export function windowOf(provider: string | null, lastInboundAt: Date | null, no
 export async function assertWindowOpen(db: Db | Tx, companyId: number, whatsappId: number | null, number: string) {
   const window = await chatWindow(db, companyId, whatsappId, number);
   if (!window.open) throw new AppError("ERR_CLOUD_WINDOW_CLOSED");
+  return window;
+}
+
+/** A text, or a file's caption, longer than Meta takes (CloudLimits): ERR_CLOUD_TEXT_TOO_LONG with the limit. */
+export function assertCloudLength(body: string, { caption }: { caption: boolean }) {
+  const max = caption ? CloudLimits.captionMax : CloudLimits.textMax;
+  if ([...body].length > max) throw new AppError("ERR_CLOUD_TEXT_TOO_LONG", { data: { max } });
 }
 
 /**

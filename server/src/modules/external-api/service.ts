@@ -26,7 +26,7 @@ import { fillTemplate } from "../../lib/template.js";
 import { extensionOf } from "../../pipeline/media.js";
 import { ticketForInbound } from "../../pipeline/ticket.js";
 import { findContactView } from "../contacts/queries.js";
-import { assertWindowOpen } from "../cloud/window.js";
+import { assertCloudLength, assertWindowOpen } from "../cloud/window.js";
 import { driverError, type StoredMedia, sendToTicket } from "../messages/send.js";
 import { ticketChangeBroadcast } from "../tickets/broadcast.js";
 import type { ApiCaller } from "./auth.js";
@@ -233,7 +233,8 @@ export async function sendExternal(
     }
     const to = await recipient(s, caller, input.number);
     // outside a Cloud API customer's window nothing is recorded, not even the contact or its ticket
-    await assertWindowOpen(s.db, caller.companyId, caller.whatsappId, to.number);
+    const window = await assertWindowOpen(s.db, caller.companyId, caller.whatsappId, to.number);
+    if (window.applies) assertCloudLength(input.body, { caption: input.files.length > 0 });
     const { contact, ticket } = await contactTicket(s, caller, to);
     const body = fillTemplate(input.body, { name: contact.name, email: contact.email ?? "", ticketId: ticket.id });
     const clientId = idempotencyKey ? `api:${idempotencyKey}` : undefined;

@@ -1,6 +1,5 @@
 import {
   Ack,
-  CloudLimits,
   type ChatWindow,
   type ContactCard,
   type ErrorCode,
@@ -23,7 +22,7 @@ import { AppError } from "../../lib/app-error.js";
 import { type Viewer, canSeeTicket } from "../../policies/tickets.js";
 import { fillTemplate } from "../../lib/template.js";
 import { type Fallback, fallbackTemplate } from "../cloud/fallback.js";
-import { windowOf } from "../cloud/window.js";
+import { assertCloudLength, windowOf } from "../cloud/window.js";
 import { templateFactsOf } from "../tickets/automatic-messages.js";
 import { announceIn, completeOutgoing } from "./complete.js";
 import { presentMessages } from "./presenter.js";
@@ -110,7 +109,7 @@ export async function sendToTicket(s: Services, companyId: number, ticket: Ticke
       // Meta drops free text outside the window without a word: refused here, before any record
       if (!out.template && !window.open) throw new AppError("ERR_CLOUD_WINDOW_CLOSED");
       // Meta refuses longer texts and captions: told now, before a record that could only fail
-      if (window.applies && !out.template) assertCloudLength(out);
+      if (window.applies && !out.template && !out.share) assertCloudLength(out.body, { caption: Boolean(out.media) });
       return recipient;
     })
     .catch(async (err) => {
@@ -126,13 +125,6 @@ export async function sendToTicket(s: Services, companyId: number, ticket: Ticke
     quotedChannelId: out.quoted?.channelId ?? undefined,
     template: out.template,
   });
-}
-
-/** A text or a caption over Meta's limits (CloudLimits): ERR_CLOUD_TEXT_TOO_LONG with the limit. */
-function assertCloudLength(out: Outgoing) {
-  if (out.share) return;
-  const max = out.media ? CloudLimits.captionMax : CloudLimits.textMax;
-  if ([...out.body].length > max) throw new AppError("ERR_CLOUD_TEXT_TOO_LONG", { data: { max } });
 }
 
 /** Steps 2 and 3 of a recorded row: the driver sends it under its channel id, the row is completed or marked failed. */
