@@ -5,6 +5,7 @@ import { outgoingMessageId } from "../../channels/driver.js";
 import { messages, schedules, tickets } from "../../db/schema/index.js";
 import { runSweeps } from "../../jobs/runner.js";
 import { scheduleSends } from "../../jobs/schedules.js";
+import { SESSION_WAIT_MAX_MS } from "./sender.js";
 import { type TestApp, getTestApp } from "../../test/app.js";
 import { outboxOf } from "../../test/campaign-kit.js";
 import { type BotCompany, botCompany } from "../../test/chatbot-kit.js";
@@ -158,6 +159,22 @@ describe("schedule sends", () => {
     // not retried before its pause is over: a second sweep leaves the row as the first left it
     await sweep();
     expect(await rowOf(row.id)).toEqual(after);
+  });
+});
+
+describe("a schedule whose session stays down", () => {
+  it("fails with ERR_WAPP_NOT_INITIALIZED a day after its time instead of waiting for good", async () => {
+    const { w, contact, sent } = await setup();
+    const down = await buildWhatsapp(t.app, w.companyId, { name: `Caída ${uid()}` });
+    const row = await overdue(w, contact.id, {
+      whatsappId: down.id,
+      sendAt: new Date(Date.now() - SESSION_WAIT_MAX_MS - 60_000),
+    });
+    await sweep();
+    expect(sent).toEqual([]);
+    expect(await rowOf(row.id)).toMatchObject({ status: "ERRO", error: "ERR_WAPP_NOT_INITIALIZED", messageId: null });
+    const view = (await call(w.session, "GET", `/schedules/${row.id}`)).json();
+    expect(view).toMatchObject({ status: "ERRO", error: "ERR_WAPP_NOT_INITIALIZED" });
   });
 });
 

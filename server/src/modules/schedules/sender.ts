@@ -20,6 +20,13 @@ import { publishSchedule } from "./service.js";
 export const LATE_AFTER_MS = 60_000;
 /** A schedule whose connection has no running session waits this long before it is tried again. */
 const SESSION_RETRY_MS = 30_000;
+/**
+ * …and stops waiting this long after its time: a session down for a day (unlinked, deleted, a number
+ * banned) would otherwise keep it PENDENTE for good. It fails with ERR_WAPP_NOT_INITIALIZED, so the
+ * list shows why, and its message (if recorded) is marked failed too.
+ */
+export const SESSION_WAIT_MAX_MS = 24 * 3_600_000;
+const stopsWaiting = (row: ScheduleRow) => Date.now() - row.sendAt.getTime() > SESSION_WAIT_MAX_MS;
 
 const MIME_BY_EXT: Record<string, string> = {
   ".jpg": "image/jpeg",
@@ -208,7 +215,8 @@ async function deliver(s: Services, row: ScheduleRow, messageId: number): Promis
       q.messages.where(eq(messages.id, messageId), eq(messages.ack, Ack.failed), eq(messages.ackError, "ERR_SEND_INTERRUPTED")),
     );
   try {
-    await deliverQueued(s, row.companyId, [messageId], { lastAttempt: false });
+    // past the wait, a session still down marks the message failed (ERR_WAPP_NOT_INITIALIZED) instead of throwing
+    await deliverQueued(s, row.companyId, [messageId], { lastAttempt: stopsWaiting(row) });
   } catch {
     return { status: "waiting" };
   }
@@ -228,6 +236,10 @@ async function sendOne(s: Services, row: ScheduleRow, now: Date): Promise<void> 
       const recorded = await record(s, row, now);
       if (recorded === null) return;
       if (recorded === "no-session") {
+        if (stopsWaiting(row)) {
+          await settle(s, row, { status: "ERRO", error: "ERR_WAPP_NOT_INITIALIZED", lockedUntil: null });
+          return;
+        }
         // nothing recorded: the schedule waits for its session, still changeable meanwhile
         await settle(s, row, { status: "PENDENTE", lockedUntil: new Date(Date.now() + SESSION_RETRY_MS) });
         return;
