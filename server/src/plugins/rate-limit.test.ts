@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestApp, getTestApp, openTestDatabase } from "../test/app.js";
 import { as, buildCompany, buildUser, login } from "../test/factories.js";
 import type { Database } from "../db/client.js";
+import { WEBHOOK_IP_FACTOR, WEBHOOK_PATH } from "./rate-limit.js";
 
 let database: Database;
 beforeAll(async () => {
@@ -35,6 +36,18 @@ describe("API rate limits", () => {
       // another address is not affected, and the web app and health check are never counted
       expect((await get(randomIp())).statusCode).toBe(401);
       expect((await t.app.inject({ method: "GET", url: "/healthz", remoteAddress: ip })).statusCode).toBe(200);
+    });
+  });
+
+  it("counts Meta's webhook calls apart, under a bound of their own well above the API's", async () => {
+    await withApp({ apiMaxPerIp: 2 }, async (t) => {
+      const ip = randomIp();
+      const hook = () => t.app.inject({ method: "GET", url: `${WEBHOOK_PATH}no-such-key?hub.mode=subscribe`, remoteAddress: ip });
+      const bound = 2 * WEBHOOK_IP_FACTOR;
+      for (let i = 0; i < bound; i++) expect((await hook()).statusCode).not.toBe(429);
+      expect((await hook()).statusCode).toBe(429);
+      // the address's API calls keep their own count
+      expect((await t.app.inject({ method: "GET", url: "/api/v1/auth/me", remoteAddress: ip })).statusCode).toBe(401);
     });
   });
 

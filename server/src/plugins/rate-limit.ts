@@ -60,6 +60,15 @@ async function enforce(check: Check, req: FastifyRequest, reply: FastifyReply) {
 const isApi = (req: FastifyRequest) => req.url.startsWith("/api/");
 
 /**
+ * Meta's Cloud API webhook POSTs come from a few addresses at the pace of a connection's traffic (each
+ * message sent brings up to three statuses, a campaign thousands a minute), signed and answered after
+ * one insert: counted apart, under a bound this many times the API's, so a busy number is not held
+ * back with 429s while a flood still meets a limit.
+ */
+export const WEBHOOK_PATH = "/api/whatsapp-cloud/webhook/";
+export const WEBHOOK_IP_FACTOR = 20;
+
+/**
  * API rate limits: per address before authentication (so floods never reach token checks or the
  * database) and per user after it (one account cannot starve the others behind a shared address).
  * Counts live in Redis when REDIS_URL is set, so every node enforces one limit; otherwise in this
@@ -83,8 +92,13 @@ export const rateLimitPlugin = fp(async (app: FastifyInstance, opts: RateLimitOp
   await app.register(rateLimit, { global: false, store, skipOnError: true, timeWindow: opts.windowMs ?? 60_000 });
   const perIp: Check = app.createRateLimit({ max: opts.perIp, keyGenerator: (req) => `ip:${req.ip}` });
   const perUser: Check = app.createRateLimit({ max: opts.perUser, keyGenerator: (req) => `user:${req.ctx.user.id}` });
+  const perWebhookIp: Check = app.createRateLimit({
+    max: opts.perIp * WEBHOOK_IP_FACTOR,
+    keyGenerator: (req) => `hook:${req.ip}`,
+  });
   app.addHook("onRequest", async (req, reply) => {
-    if (isApi(req)) await enforce(perIp, req, reply);
+    if (req.url.startsWith(WEBHOOK_PATH)) await enforce(perWebhookIp, req, reply);
+    else if (isApi(req)) await enforce(perIp, req, reply);
   });
   app.decorate("rateLimitPerUser", async (req: FastifyRequest, reply: FastifyReply) => {
     if (isApi(req) && req.ctx?.user) await enforce(perUser, req, reply);
