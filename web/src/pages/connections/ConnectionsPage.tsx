@@ -32,6 +32,12 @@ const UPDATED_FORMAT = "DD/MM/YY HH:mm";
 
 const waitingQr = (connection: ConnectionView) => connection.status === "qrcode" || connection.status === "PAIRING";
 
+/** The chip beside a connection's name that tells its channel (WhatsApp Web, the default, has none). */
+const PROVIDER_CHIPS = {
+  simulator: { label: "simulator", color: "info" },
+  cloud: { label: "cloud.chip", color: "success" },
+} as const;
+
 /** Every connection at once (a company has a handful), kept live by the connection events. */
 function useConnectionRows(): ListState<ConnectionView> {
   const list = useConnections();
@@ -137,24 +143,14 @@ export default function ConnectionsPage() {
             <Typography variant="body2" sx={{ fontWeight: 500, wordBreak: "break-word" }} data-testid="connection-label">
               {connection.name}
             </Typography>
-            {connection.provider === "simulator" && (
+            {connection.provider !== "beta" && (
               <Chip
-                label={t("simulator")}
+                label={t(PROVIDER_CHIPS[connection.provider].label)}
                 size="small"
-                color="info"
+                color={PROVIDER_CHIPS[connection.provider].color}
                 variant="outlined"
                 sx={{ height: 20, fontSize: 11 }}
-                data-testid="connection-simulator-chip"
-              />
-            )}
-            {connection.provider === "cloud" && (
-              <Chip
-                label={t("cloud.chip")}
-                size="small"
-                color="success"
-                variant="outlined"
-                sx={{ height: 20, fontSize: 11 }}
-                data-testid="connection-cloud-chip"
+                data-testid={`connection-${connection.provider}-chip`}
               />
             )}
             {narrow && defaultFlag(connection)}
