@@ -78,6 +78,11 @@ export type CloudTemplate = {
   /** HEADER and FOOTER texts, when they are text. */
   header: string;
   footer: string;
+  /**
+   * False when it needs more than body variables to be sent (a header with a file or variables, a
+   * button with a variable URL): Charla sends body variables only, so it is listed but not offered.
+   */
+  sendable: boolean;
 };
 /** GET /whatsapp/{id}/templates (`?refresh=1` asks the API again). */
 export type CloudTemplatesList = { templates: CloudTemplate[]; fetchedAt: string };

@@ -616,6 +616,12 @@ const catalogue = {
     pt: "Nenhum modelo aprovado com esse nome e idioma foi encontrado.",
     en: "No approved template with that name and language was found.",
   },
+  ERR_CLOUD_TEMPLATE_UNSUPPORTED: {
+    status: 400,
+    es: "Esta plantilla lleva un encabezado con archivo o variables, o un botón con variables: Charla solo envía plantillas con variables en el cuerpo.",
+    pt: "Este modelo tem um cabeçalho com arquivo ou variáveis, ou um botão com variáveis: o Charla só envia modelos com variáveis no corpo.",
+    en: "This template has a header with a file or variables, or a button with variables: Charla sends templates with body variables only.",
+  },
   ERR_CLOUD_TEMPLATE_PARAMS: {
     status: 400,
     es: "La plantilla necesita {{count}} variables.",

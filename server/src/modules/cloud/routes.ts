@@ -39,6 +39,7 @@ const CloudTemplateSchema = z.object({
   params: z.number().describe("How many body parameters it takes."),
   header: z.string(),
   footer: z.string(),
+  sendable: z.boolean().describe("False when it needs header or button parameters, which are not sent: listed, not offered."),
 });
 const CloudTemplatesListSchema = z
   .object({ templates: z.array(CloudTemplateSchema), fetchedAt: z.string() })

@@ -87,6 +87,7 @@ export async function checkFallbackTemplate(
     if (listed.complete) throw new AppError("ERR_CLOUD_TEMPLATE_NOT_FOUND");
     return;
   }
+  if (!template.sendable) throw new AppError("ERR_CLOUD_TEMPLATE_UNSUPPORTED");
   if (template.params !== input.templateParams.length)
     throw new AppError("ERR_CLOUD_TEMPLATE_PARAMS", { data: { count: template.params } });
 }

@@ -8,7 +8,7 @@ import { type FakeGraph, exampleTemplates, graphTemplate, startFakeGraph } from 
 import { buildTicket, buildWhatsapp } from "../../test/factories.js";
 import { caller, expectError } from "../../test/http.js";
 import { scenario } from "../../test/scenario.js";
-import { filledBody, paramCount, presentTemplate } from "./templates.js";
+import { filledBody, paramCount, presentTemplate, sendableWithBody } from "./templates.js";
 
 let t: TestApp;
 let fake: FakeGraph;
@@ -56,7 +56,20 @@ describe("template texts", () => {
       footer: "WhatsApp Business Platform sample message",
     });
     expect(seguimiento).toMatchObject({ params: 2, body: "Hola {{1}}, seguimos con tu consulta {{2}}.", header: "" });
+    expect(hello.sendable).toBe(true);
     expect(paramCount("{{1}} y {{ 3 }}")).toBe(3);
+    // body variables are all Charla sends: a file header, a header variable or a button URL variable is more
+    expect(sendableWithBody([{ type: "HEADER", format: "IMAGE", example: { header_handle: ["4::aW"] } }])).toBe(false);
+    expect(sendableWithBody([{ type: "HEADER", format: "TEXT", text: "Pedido {{1}}" }])).toBe(false);
+    expect(
+      sendableWithBody([{ type: "BUTTONS", buttons: [{ type: "URL", text: "Ver", url: "https://tienda.test/p/{{1}}" }] }]),
+    ).toBe(false);
+    expect(
+      sendableWithBody([
+        { type: "HEADER", format: "TEXT", text: "Hola" },
+        { type: "BUTTONS", buttons: [{ type: "QUICK_REPLY", text: "Sí" }] },
+      ]),
+    ).toBe(true);
     expect(filledBody("Hola {{1}}, {{2}}", ["Ana", "#7"])).toBe("Hola Ana, #7");
     // an image header has no words to show
     expect(presentTemplate({ ...pending, components: [{ type: "HEADER", format: "IMAGE" }] }).header).toBe("");
@@ -155,6 +168,36 @@ describe("POST /messages/:ticketId/template", () => {
     expect(fake.sent().length).toBe(from);
     expect(await t.app.charla.db.select().from(messages).where(eq(messages.ticketId, w.ticket.id))).toEqual([]);
     fake.setTemplates(exampleTemplates());
+  });
+
+  it("lists a template with a file header as not sendable and refuses to send it, recording nothing", async () => {
+    const w = await cloudWorld();
+    const promo = {
+      name: "promo_imagen",
+      language: "es",
+      status: "APPROVED",
+      category: "MARKETING",
+      components: [
+        { type: "HEADER", format: "IMAGE" },
+        { type: "BODY", text: "Descuento para {{1}}" },
+      ],
+    };
+    fake.setTemplates([...exampleTemplates(), promo]);
+    try {
+      const list = await call(w.as.agent, "GET", `/whatsapp/${w.wa.id}/templates?refresh=1`);
+      expect(list.json().templates).toContainEqual(expect.objectContaining({ name: "promo_imagen", sendable: false }));
+      const from = fake.sent().length;
+      const res = await call(w.as.agent, "POST", `/messages/${w.ticket.id}/template`, {
+        name: "promo_imagen",
+        language: "es",
+        params: ["Ana"],
+      });
+      expectError(res, 400, "ERR_CLOUD_TEMPLATE_UNSUPPORTED");
+      expect(fake.sent().length).toBe(from);
+      expect(await t.app.charla.db.select().from(messages).where(eq(messages.ticketId, w.ticket.id))).toEqual([]);
+    } finally {
+      fake.setTemplates(exampleTemplates());
+    }
   });
 
   it("keeps a template Meta refuses as a failed message with the reason", async () => {

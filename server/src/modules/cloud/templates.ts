@@ -31,6 +31,27 @@ export function filledBody(body: string, params: string[]): string {
   return body.replace(/\{\{\s*(\d+)\s*\}\}/g, (all, n: string) => params[Number(n) - 1] ?? all);
 }
 
+const typeOf = (c: unknown) => (c && typeof c === "object" ? String((c as Component).type).toUpperCase() : "");
+const hasVariable = (v: unknown) => typeof v === "string" && /\{\{\s*\d+\s*\}\}/.test(v);
+
+/**
+ * Whether body variables are all it takes: a HEADER that is a file (image, video, document, location)
+ * or has a variable, or a button whose URL has one, needs parameters of its own, which Charla does not send.
+ */
+export function sendableWithBody(components: unknown[]): boolean {
+  for (const c of components) {
+    const type = typeOf(c);
+    const part = c as Component & { buttons?: unknown };
+    if (type === "HEADER") {
+      if (part.format !== undefined && String(part.format).toUpperCase() !== "TEXT") return false;
+      if (hasVariable(part.text)) return false;
+    }
+    if (type === "BUTTONS" && Array.isArray(part.buttons))
+      for (const b of part.buttons) if (b && typeof b === "object" && hasVariable((b as { url?: unknown }).url)) return false;
+  }
+  return true;
+}
+
 export function presentTemplate(
   t: Pick<ChannelTemplate, "name" | "language" | "status" | "category" | "components">,
 ): CloudTemplate {
@@ -45,6 +66,7 @@ export function presentTemplate(
     params: paramCount(body),
     header: textOf(components, "HEADER"),
     footer: textOf(components, "FOOTER"),
+    sendable: sendableWithBody(components),
   };
 }
 
@@ -131,6 +153,7 @@ export async function approvedTemplate(
   let template = pick((await listTemplates(s, companyId, whatsappId)).templates);
   if (!template) template = pick((await listTemplates(s, companyId, whatsappId, { refresh: true })).templates);
   if (!template) throw new AppError("ERR_CLOUD_TEMPLATE_NOT_FOUND");
+  if (!template.sendable) throw new AppError("ERR_CLOUD_TEMPLATE_UNSUPPORTED");
   if (params.length !== template.params) throw new AppError("ERR_CLOUD_TEMPLATE_PARAMS", { data: { count: template.params } });
   return { template, body: filledBody(template.body, params) || `[${template.name}]` };
 }

@@ -18,6 +18,7 @@ import { type ConnectionFormValues, formValuesOf, payloadOf } from "./connection
 const fieldOf: Record<string, FieldPath<ConnectionFormValues>> = {
   ERR_WAPP_GREETING_REQUIRED: "greetingMessage",
   ERR_CLOUD_TEMPLATE_NOT_FOUND: "templateName",
+  ERR_CLOUD_TEMPLATE_UNSUPPORTED: "templateName",
   ERR_CLOUD_TEMPLATE_PARAMS: "templateParams",
 };
 

@@ -70,10 +70,11 @@ export function TemplateComposer({ ticket }: { ticket: TicketView }) {
     () => (query.data?.templates ?? []).filter((template) => template.status.toUpperCase() === "APPROVED"),
     [query.data],
   );
-  const chosen = approved.find((template) => templateKey(template) === chosenKey) ?? null;
+  const sendable = approved.filter((template) => template.sendable);
+  const chosen = sendable.find((template) => templateKey(template) === chosenKey) ?? null;
 
   const choose = (key: string) => {
-    const template = approved.find((item) => templateKey(item) === key);
+    const template = sendable.find((item) => templateKey(item) === key);
     setChosenKey(key);
     setParams(template ? prefilled(template.params, ticket, me.name) : []);
     setTried(false);
@@ -150,8 +151,20 @@ export function TemplateComposer({ ticket }: { ticket: TicketView }) {
             slotProps={{ select: { SelectDisplayProps: { "data-testid": "template-select" } as object } }}
           >
             {approved.map((template) => (
-              <MenuItem key={templateKey(template)} value={templateKey(template)} data-testid="template-option">
-                <TemplateOption template={template} />
+              <MenuItem
+                key={templateKey(template)}
+                value={templateKey(template)}
+                disabled={!template.sendable}
+                data-testid={template.sendable ? "template-option" : "template-option-unsupported"}
+              >
+                <Box sx={{ minWidth: 0 }}>
+                  <TemplateOption template={template} />
+                  {!template.sendable && (
+                    <Typography variant="caption" sx={{ display: "block", whiteSpace: "normal" }}>
+                      {t("template.unsupported")}
+                    </Typography>
+                  )}
+                </Box>
               </MenuItem>
             ))}
           </TextField>
