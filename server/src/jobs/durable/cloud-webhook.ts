@@ -1,9 +1,10 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { inboundMessages, messageValues, phoneNumberIdOf } from "../../channels/cloud/receive.js";
 import { dateOf, opensWindow } from "../../channels/cloud/inbound-map.js";
 import type { Services } from "../../context.js";
-import { cloudWindows, whatsapps } from "../../db/schema/index.js";
+import { whatsapps } from "../../db/schema/index.js";
+import { openWindows } from "../../modules/cloud/window.js";
 import { defineJobKind } from "./kind.js";
 
 /** A payload is small and its processing a few inserts and maybe downloads: a run cut off by a crash is taken again after this. */
@@ -28,20 +29,6 @@ export function latestInbound(payload: unknown, now = new Date()): Map<string, D
     if (!known || clamped > known) latest.set(number, clamped);
   }
   return latest;
-}
-
-/** Opens or moves each window forward (GREATEST: a late or replayed payload never moves one back). */
-async function upsertWindows(s: Services, target: Target, latest: Map<string, Date>): Promise<void> {
-  if (!latest.size) return;
-  await s.db
-    .insert(cloudWindows)
-    .values(
-      [...latest].map(([number, at]) => ({ companyId: target.companyId, whatsappId: target.id, number, lastInboundAt: at })),
-    )
-    .onConflictDoUpdate({
-      target: [cloudWindows.whatsappId, cloudWindows.number],
-      set: { lastInboundAt: sql`greatest(${cloudWindows.lastInboundAt}, excluded.last_inbound_at)` },
-    });
 }
 
 /**
@@ -116,7 +103,7 @@ export async function processCloudWebhook(s: Services, companyId: number, whatsa
   }
   for (const part of await split(s, row, payload)) {
     if (messageValues(part.payload).length === 0) continue;
-    await upsertWindows(s, part.target, latestInbound(part.payload));
+    await openWindows(s.db, part.target.companyId, part.target.id, latestInbound(part.payload));
     const driver = await s.sessions.driverFor(part.target.companyId, part.target.id);
     if (!driver?.receiveWebhook) throw new Error(`ERR_WAPP_NOT_INITIALIZED: connection ${part.target.id} has no webhook driver`);
     await driver.receiveWebhook(part.payload);

@@ -5,7 +5,7 @@ import { scoped } from "../../db/scoped.js";
 import { AppError } from "../../lib/app-error.js";
 import { sendToTicket } from "../messages/send.js";
 import { type Actor, viewerOf, writableTicket } from "../messages/service.js";
-import { approvedTemplate, cloudConnection } from "./templates.js";
+import { approvedTemplate } from "./templates.js";
 
 /**
  * An approved template to a ticket's contact, the one message the Cloud API lets through once the
@@ -24,7 +24,6 @@ export async function sendTemplateToTicket(
   const viewer = await viewerOf(q, actor);
   const ticket = await writableTicket(q, viewer, ticketId);
   if (!ticket.whatsappId) throw new AppError("ERR_CLOUD_NOT_A_CLOUD_CONNECTION");
-  await cloudConnection(s, companyId, ticket.whatsappId);
   const { body } = await approvedTemplate(s, companyId, ticket.whatsappId, form.name, form.language, form.params);
   return sendToTicket(s, companyId, ticket, {
     body,

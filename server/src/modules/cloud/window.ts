@@ -59,15 +59,20 @@ export function assertCloudLength(body: string, { caption }: { caption: boolean 
 }
 
 /**
- * The customer wrote at `at`: the window runs 24 h from their latest message. GREATEST, so a webhook
- * replayed or processed late never moves it back.
+ * The customers wrote at these times (number → their latest message): each window runs 24 h from it.
+ * One statement; GREATEST, so a webhook replayed or processed late never moves one back.
  */
-export async function openWindow(db: Db | Tx, companyId: number, whatsappId: number, number: string, at: Date) {
+export async function openWindows(db: Db | Tx, companyId: number, whatsappId: number, latest: Map<string, Date>) {
+  if (!latest.size) return;
   await db
     .insert(cloudWindows)
-    .values({ companyId, whatsappId, number: windowNumber(number), lastInboundAt: at })
+    .values([...latest].map(([number, at]) => ({ companyId, whatsappId, number: windowNumber(number), lastInboundAt: at })))
     .onConflictDoUpdate({
       target: [cloudWindows.whatsappId, cloudWindows.number],
       set: { lastInboundAt: sql`greatest(${cloudWindows.lastInboundAt}, excluded.last_inbound_at)` },
     });
 }
+
+/** One customer wrote at `at` (openWindows for one). */
+export const openWindow = (db: Db | Tx, companyId: number, whatsappId: number, number: string, at: Date) =>
+  openWindows(db, companyId, whatsappId, new Map([[number, at]]));
