@@ -68,7 +68,7 @@ export async function checkFallbackTemplate(
   input: Input,
   current: Row | null,
 ): Promise<void> {
-  if ((current?.provider ?? input.provider) !== "cloud" || !input.templateName || !input.templateLanguage) return;
+  if (input.provider !== "cloud" || !input.templateName || !input.templateLanguage) return;
   const accessToken = input.accessToken || (current ? openOr(s.secrets, current.cloudAccessTokenSealed) : "");
   if (!accessToken || !input.businessAccountId) return;
   let listed: Awaited<ReturnType<GraphClient["templates"]>>;
