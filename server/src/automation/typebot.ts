@@ -125,7 +125,7 @@ function live(w: BotWorld, bot: TypebotAutomation["integration"], session: Sessi
 async function apply(w: BotWorld, auto: TypebotAutomation, outcome: Outcome): Promise<void> {
   const companyId = w.q.companyId;
   const texts = outcome.texts.filter((t) => t.trim());
-  await withTransaction(w.s.db, async (tx, afterCommit) => {
+  await withTransaction(w.s.db, async (tx, { afterCommit }) => {
     const after = await claimTurnWith(w, tx, afterCommit, outcome.patch);
     if (!after) return;
     const q = scoped(tx, companyId);

@@ -182,7 +182,7 @@ export async function applyStep(w: BotWorld, step: Step): Promise<void> {
   const changes = Object.keys(patch).length > 0;
   if (!changes && texts.length === 0 && !step.note) return;
   if (changes) return applyChanges(w, patch, texts, step.note);
-  await withTransaction(w.s.db, async (tx, afterCommit) => {
+  await withTransaction(w.s.db, async (tx, { afterCommit }) => {
     if (!(await claimTurn(scoped(tx, w.q.companyId), w.ticket.id, w.messageId))) return;
     await queueAutomatic(w.s, tx, afterCommit, w.q.companyId, w.ticket, texts);
     if (step.note) await botNote(scoped(tx, w.q.companyId), w.ticket, step.note);
@@ -196,7 +196,7 @@ async function botNote(q: Scoped, ticket: TicketRow, note: string) {
 
 async function applyChanges(w: BotWorld, patch: BotPatch, texts: string[], note?: string) {
   const companyId = w.q.companyId;
-  return withTransaction(w.s.db, async (tx, afterCommit) => {
+  return withTransaction(w.s.db, async (tx, { afterCommit }) => {
     const after = await claimTurnWith(w, tx, afterCommit, patch);
     if (!after) return;
     await queueAutomatic(w.s, tx, afterCommit, companyId, after, texts);

@@ -3,12 +3,52 @@ import type { Db, Tx } from "./client.js";
 export type AfterCommit = (fn: () => void | Promise<void>) => void;
 
 /**
- * Runs `fn` in one transaction. Side effects that others can observe (socket events, jobs in
- * memory) are queued with `afterCommit` and run only once the data they describe is committed.
+ * Where a transaction's events go (the EventBus): `write` runs, inside the transaction, what must commit
+ * with the change or not at all (a job row); `publish` the rest, once the change is committed.
  */
-export async function withTransaction<T>(db: Db, fn: (tx: Tx, afterCommit: AfterCommit) => Promise<T>): Promise<T> {
+export interface EventSink<E> {
+  write(tx: Tx, event: E): Promise<void>;
+  publish(event: E): void;
+}
+
+/**
+ * What a transaction's body may do besides writing rows. `publish` is the one way to announce a change
+ * made in it: its durable listeners write their rows now, with `tx`; the others run after the commit,
+ * in publication order, and never if it rolls back. `afterCommit` is for what is not an event (a file
+ * to remove once the row that named it is gone).
+ */
+export type TxHooks<E> = {
+  publish: (event: E) => Promise<void>;
+  afterCommit: AfterCommit;
+};
+
+type WithEvents<E> = { db: Db; events: EventSink<E> };
+
+/**
+ * Runs `fn` in one transaction. Given the services (`{db, events}`) its body may `publish` events;
+ * given a bare `db`, only `afterCommit`. What is queued for after the commit runs once it is committed;
+ * its failure is logged by whoever queued it and never turns the committed write into an error.
+ */
+export function withTransaction<T>(db: Db, fn: (tx: Tx, hooks: Pick<TxHooks<never>, "afterCommit">) => Promise<T>): Promise<T>;
+export function withTransaction<T, E>(s: WithEvents<E>, fn: (tx: Tx, hooks: TxHooks<E>) => Promise<T>): Promise<T>;
+export async function withTransaction<T, E>(
+  on: Db | WithEvents<E>,
+  fn: (tx: Tx, hooks: TxHooks<E>) => Promise<T>,
+): Promise<T> {
+  const sink = "events" in on && "db" in on ? on.events : null;
+  const db = sink ? (on as WithEvents<E>).db : (on as Db);
   const queued: (() => void | Promise<void>)[] = [];
-  const result = await db.transaction((tx) => fn(tx, (cb) => queued.push(cb)));
+  const afterCommit: AfterCommit = (cb) => queued.push(cb);
+  const result = await db.transaction((tx) =>
+    fn(tx, {
+      afterCommit,
+      publish: async (event) => {
+        if (!sink) throw new Error("withTransaction: publish needs the services ({ db, events }), not a bare db");
+        await sink.write(tx, event);
+        afterCommit(() => sink.publish(event));
+      },
+    }),
+  );
   for (const cb of queued) {
     try {
       await cb();

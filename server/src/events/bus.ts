@@ -53,11 +53,16 @@ export class EventBus {
   }
 
   /**
-   * Publishes from inside a transaction: `write` listeners run now, with `tx`; the others once the
-   * transaction has committed (through the caller's `afterCommit`, so nothing runs if it rolls back).
+   * The `write` listeners of an event published inside a transaction, with its `tx` (db/tx.ts
+   * `withTransaction`'s `publish` calls this, then `publish` once the transaction has committed).
    */
-  async within(tx: Tx, afterCommit: AfterCommit, event: DomainEvent): Promise<void> {
+  async write(tx: Tx, event: DomainEvent): Promise<void> {
     for (const l of this.of(event, "write")) await l.run(tx, event);
+  }
+
+  /** Publishes from inside a transaction, given its hooks' `afterCommit`. */
+  async within(tx: Tx, afterCommit: AfterCommit, event: DomainEvent): Promise<void> {
+    await this.write(tx, event);
     afterCommit(() => this.publish(event));
   }
 

@@ -23,7 +23,7 @@ const queuedSince = sql`coalesce((
  * never move one twice; everyone who may see the ticket hears of it after the commit.
  */
 export async function routeDelayedTickets(s: Services, now: Date, limit: number): Promise<number> {
-  return withTransaction(s.db, async (tx, afterCommit) => {
+  return withTransaction(s.db, async (tx, { afterCommit }) => {
     const due = await tx
       .select({ ticket: tickets, queueId: whatsapps.sendIdQueue })
       .from(tickets)

@@ -49,7 +49,7 @@ async function reachableConnections(s: Services, now: Date): Promise<number[]> {
 export async function expireInactiveTickets(s: Services, now: Date, limit: number): Promise<number> {
   const connections = await reachableConnections(s, now);
   if (!connections.length) return 0;
-  const closed = await withTransaction(s.db, async (tx, afterCommit) => {
+  const closed = await withTransaction(s.db, async (tx, { afterCommit }) => {
     const due = await tx
       .select({ ticket: tickets, message: whatsapps.expiresInactiveMessage })
       .from(tickets)

@@ -150,7 +150,7 @@ async function storeInTransaction(
 ): Promise<Delivery | null> {
   let written: { ticket: TicketRow; stored: MessageRow; created: boolean };
   try {
-    written = await withTransaction(s.db, async (tx, afterCommit) => {
+    written = await withTransaction(s.db, async (tx, { afterCommit }) => {
       const q = scoped(tx, source.companyId);
       const contact = await upsertContact(q, source.whatsappId, msg);
       // a pending rating comes first (behaviours: inbound path 7): its answer stays on the closed ticket

@@ -27,7 +27,7 @@ async function announce(ctx: RequestCtx, tx: Tx, afterCommit: AfterCommit, chang
 
 /** POST /announcements: the writer's company holds it; active and low priority unless said otherwise. */
 export function createAnnouncement(ctx: RequestCtx, input: Input): Promise<AnnouncementView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const [row] = await tx
       .insert(announcements)
       .values({ companyId: ctx.companyId, title: input.title, text: input.text, priority: input.priority, status: input.status })
@@ -39,7 +39,7 @@ export function createAnnouncement(ctx: RequestCtx, input: Input): Promise<Annou
 }
 
 async function change(ctx: RequestCtx, id: number, patch: Partial<AnnouncementRow>, removeOld = false) {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const before = found(await findAnnouncement(tx, id, true), "ERR_NOT_FOUND");
     const [row] = await tx
       .update(announcements)
@@ -63,7 +63,7 @@ export function updateAnnouncement(ctx: RequestCtx, id: number, input: Input): P
 
 /** DELETE /announcements/{id}: the announcement, everyone's reads of it (cascade) and its image. */
 export function deleteAnnouncement(ctx: RequestCtx, id: number): Promise<void> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const before = found(await findAnnouncement(tx, id, true), "ERR_NOT_FOUND");
     await tx.delete(announcements).where(eq(announcements.id, id));
     await announce(ctx, tx, afterCommit, { action: "delete", id });

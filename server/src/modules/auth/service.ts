@@ -45,7 +45,7 @@ export async function login(
   const [company] = await s.db.select().from(companies).where(eq(companies.id, user.companyId)).limit(1);
   assertCompanyUsable(company, user.super);
 
-  const opened = await withTransaction(s.db, async (tx, afterCommit) => {
+  const opened = await withTransaction(s.db, async (tx, { afterCommit }) => {
     const replaced = await tx
       .update(userSessions)
       .set({ revokedAt: new Date(), revokeReason: "replaced" })

@@ -48,7 +48,7 @@ async function viewAndTell(ctx: RequestCtx, q: Scoped, id: number, action: "crea
 }
 
 export function createCampaign(ctx: RequestCtx, f: Input): Promise<CampaignView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     await checkChoices(q, f);
     const row = await q.campaigns.insert(columnsOf(f));
@@ -63,7 +63,7 @@ export function createCampaign(ctx: RequestCtx, f: Input): Promise<CampaignView>
  * message texts (secondary §4); anything else is ERR_CAMPAIGN_NOT_EDITABLE.
  */
 export function updateCampaign(ctx: RequestCtx, id: number, f: Input): Promise<CampaignView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const before = found(await q.campaigns.lockById(id), "ERR_NO_CAMPAIGN_FOUND");
     if (editable(before)) {
@@ -82,7 +82,7 @@ export function updateCampaign(ctx: RequestCtx, id: number, f: Input): Promise<C
 
 /** A running campaign is cancelled first; its shippings go with it. */
 export function deleteCampaign(ctx: RequestCtx, id: number): Promise<void> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const before = found(await q.campaigns.lockById(id), "ERR_NO_CAMPAIGN_FOUND");
     if (before.status === "EM_ANDAMENTO") throw new AppError("ERR_CAMPAIGN_RUNNING");
@@ -100,7 +100,7 @@ export function deleteCampaign(ctx: RequestCtx, id: number): Promise<void> {
  * (the sender looks before each one).
  */
 export function cancelCampaign(ctx: RequestCtx, id: number): Promise<CampaignView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const before = found(await q.campaigns.lockById(id), "ERR_NO_CAMPAIGN_FOUND");
     if (before.status !== "EM_ANDAMENTO" && before.status !== "PROGRAMADA") {
@@ -119,7 +119,7 @@ export function cancelCampaign(ctx: RequestCtx, id: number): Promise<CampaignVie
  * gets it twice); one cancelled before it started starts now.
  */
 export function restartCampaign(ctx: RequestCtx, id: number): Promise<CampaignView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const before = found(await q.campaigns.lockById(id), "ERR_NO_CAMPAIGN_FOUND");
     if (before.status !== "CANCELADA") throw new AppError("ERR_CAMPAIGN_INVALID_TRANSITION");
@@ -146,7 +146,7 @@ export async function setCampaignMedia(
   if (!editable(current)) throw new AppError("ERR_CAMPAIGN_NOT_EDITABLE");
   const stored = await store(`campaigns/${id}-`);
   try {
-    return await withTransaction(ctx.db, async (tx, afterCommit) => {
+    return await withTransaction(ctx.db, async (tx, { afterCommit }) => {
       const q = scoped(tx, ctx.companyId);
       const before = found(await q.campaigns.lockById(id), "ERR_NO_CAMPAIGN_FOUND");
       if (!editable(before)) throw new AppError("ERR_CAMPAIGN_NOT_EDITABLE");
@@ -166,7 +166,7 @@ export async function setCampaignMedia(
 }
 
 export function removeCampaignMedia(ctx: RequestCtx, id: number): Promise<CampaignView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const before = found(await q.campaigns.lockById(id), "ERR_NO_CAMPAIGN_FOUND");
     if (!editable(before)) throw new AppError("ERR_CAMPAIGN_NOT_EDITABLE");

@@ -52,7 +52,7 @@ async function publishUnreads(
 
 /** POST /chats: the caller owns it and takes part in it. */
 export function createChat(ctx: RequestCtx, input: Input): Promise<ChatView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const ids = await participantIds(q, ctx.user.id, input.users);
     const chat = await q.chats.insert({ title: input.title, ownerId: ctx.user.id });
@@ -66,7 +66,7 @@ export function createChat(ctx: RequestCtx, input: Input): Promise<ChatView> {
 
 /** PUT /chats/{id}: title and participants, by the owner (others 403); the owner always stays. */
 export function updateChat(ctx: RequestCtx, ref: number | string, input: Input): Promise<ChatView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const before = await lockChat(q, ctx, ref);
     requireOwner(ctx, before);
@@ -105,7 +105,7 @@ export function updateChat(ctx: RequestCtx, ref: number | string, input: Input):
 
 /** DELETE /chats/{id}: by the owner (others 403); its messages go with it. */
 export function deleteChat(ctx: RequestCtx, ref: number | string): Promise<void> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const chat = await lockChat(q, ctx, ref);
     requireOwner(ctx, chat);
@@ -129,7 +129,7 @@ export function deleteChat(ctx: RequestCtx, ref: number | string): Promise<void>
 
 /** POST /chats/{id}/read (secondary §4): clears the caller's unread count, whoever the body names. */
 export function readChat(ctx: RequestCtx, ref: number | string): Promise<ChatView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const chat = await lockChat(q, ctx, ref);
     const [mine] = await tx
@@ -145,7 +145,7 @@ export function readChat(ctx: RequestCtx, ref: number | string): Promise<ChatVie
 
 /** POST /chats/{id}/messages: the message, the chat's last message, one more unread for everyone else. */
 export function postChatMessage(ctx: RequestCtx, ref: number | string, input: MessageInput): Promise<ChatMessageView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const before = await lockChat(q, ctx, ref);
     const row = await q.chatMessages.insert({ chatId: before.id, senderId: ctx.user.id, message: input.message });

@@ -35,7 +35,7 @@ export function updateCompanySchedules(ctx: RequestCtx, id: number, input: Input
   if (input.id !== undefined && input.id !== id) {
     throw new AppError("ERR_VALIDATION", { issues: [{ path: "body.id", message: V.invalid }] });
   }
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const [row] = await tx
       .update(companies)
       .set({

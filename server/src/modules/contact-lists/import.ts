@@ -54,7 +54,7 @@ export async function importSpreadsheet(
   found(await scoped(ctx.db, ctx.companyId).contactLists.findById(listId), "ERR_NO_CONTACT_LIST_FOUND");
   const { good, rejected } = await checkedSheetRows(source, kind);
 
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     found(await q.contactLists.lockById(listId), "ERR_NO_CONTACT_LIST_FOUND");
     const tell = await listAnnouncer(ctx, q);

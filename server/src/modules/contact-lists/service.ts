@@ -33,7 +33,7 @@ function numberTaken(err: unknown): never {
 }
 
 export function createList(ctx: RequestCtx, input: ListInput): Promise<ContactListView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const row = await q.contactLists.insert({ name: input.name });
     const view = found(await findListView(q, row.id), "ERR_NO_CONTACT_LIST_FOUND");
@@ -43,7 +43,7 @@ export function createList(ctx: RequestCtx, input: ListInput): Promise<ContactLi
 }
 
 export function updateList(ctx: RequestCtx, id: number, input: ListInput): Promise<ContactListView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const [row] = await tx
       .update(contactLists)
@@ -59,7 +59,7 @@ export function updateList(ctx: RequestCtx, id: number, input: ListInput): Promi
 
 /** Deleting a list deletes its numbers (the items' foreign key cascades). */
 export function deleteList(ctx: RequestCtx, id: number): Promise<void> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const [gone] = await tx
       .delete(contactLists)
@@ -79,7 +79,7 @@ async function countChanged(q: ReturnType<typeof scoped>, tell: Announcer, listI
 type Announcer = Awaited<ReturnType<typeof listAnnouncer>>;
 
 export function createItem(ctx: RequestCtx, listId: number, input: ItemInput): Promise<ContactListItemView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     // a list of another company is not found: its id answers 404 like a missing one
     found(await q.contactLists.lockById(listId), "ERR_NO_CONTACT_LIST_FOUND");
@@ -95,7 +95,7 @@ export function createItem(ctx: RequestCtx, listId: number, input: ItemInput): P
 }
 
 export function updateItem(ctx: RequestCtx, id: number, input: ItemInput): Promise<ContactListItemView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const current = found(await q.contactListItems.lockById(id), "ERR_NO_CONTACT_LIST_ITEM_FOUND");
     const number = whatsappNumber(input.number);
@@ -119,7 +119,7 @@ export function updateItem(ctx: RequestCtx, id: number, input: ItemInput): Promi
 }
 
 export function deleteItem(ctx: RequestCtx, id: number): Promise<void> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const [gone] = await tx
       .delete(contactListItems)

@@ -29,7 +29,7 @@ export async function importContactsUpload(req: FastifyRequest): Promise<Contact
 async function upsertContacts(ctx: RequestCtx, good: { name: string; number: string; email: string }[]): Promise<number> {
   const tell = (change: ContactEvent) =>
     ctx.events.publish({ type: "record.changed", companyId: ctx.companyId, audience: "company", area: "contact", change });
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     let imported = 0;
     const touched: { id: number; inserted: boolean }[] = [];

@@ -33,7 +33,7 @@ function emit(ctx: RequestCtx, change: ContactEvent) {
 }
 
 export function createContact(ctx: RequestCtx, input: Input): Promise<ContactView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     await assertNumberFree(q, input.number);
     const row = await q.contacts
@@ -46,7 +46,7 @@ export function createContact(ctx: RequestCtx, input: Input): Promise<ContactVie
 }
 
 export function updateContact(ctx: RequestCtx, id: number, input: Input): Promise<ContactView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     found(await q.contacts.lockById(id), "ERR_NO_CONTACT_FOUND");
     await assertNumberFree(q, input.number, id);

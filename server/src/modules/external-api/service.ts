@@ -185,7 +185,7 @@ async function contactTicket(s: Services, caller: ApiCaller, to: { number: strin
 
 /** The ticket resolved by the API (behaviours: optionally closes it): no user, no rating asked. */
 async function closeTicket(s: Services, companyId: number, ticketId: number) {
-  await withTransaction(s.db, async (tx, afterCommit) => {
+  await withTransaction(s.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, companyId);
     const before = await q.tickets.lockById(ticketId);
     if (!before || before.status === "closed") return;
@@ -280,7 +280,7 @@ export async function shareContact(
   if (input.company_id && input.company_id !== caller.companyId)
     throw new AppError("ERR_VALIDATION", { issues: [{ path: "company_id", message: V.invalid }] });
   const number = input.number.replace(/@g\.us$/, "");
-  return withTransaction(s.db, async (tx, afterCommit) => {
+  return withTransaction(s.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, caller.companyId);
     const [existing] = await tx
       .select({ id: contacts.id })

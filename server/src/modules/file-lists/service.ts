@@ -48,7 +48,7 @@ async function syncOptions(q: Scoped, listId: number, options: Input["options"])
 }
 
 export function createFileList(ctx: RequestCtx, f: Input): Promise<FileListView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const row = await q.fileLists.insert({ name: f.name, message: f.message });
     await syncOptions(q, row.id, f.options);
@@ -59,7 +59,7 @@ export function createFileList(ctx: RequestCtx, f: Input): Promise<FileListView>
 }
 
 export function updateFileList(ctx: RequestCtx, id: number, f: Input): Promise<FileListView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     found(await q.fileLists.lockById(id), "ERR_NO_FILE_LIST_FOUND");
     await q.fileLists.update(id, { name: f.name, message: f.message });
@@ -76,7 +76,7 @@ export function updateFileList(ctx: RequestCtx, id: number, f: Input): Promise<F
 
 /** The list, its options and their files; campaigns that used it go on without it. */
 export function deleteFileList(ctx: RequestCtx, id: number): Promise<void> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     found(await q.fileLists.lockById(id), "ERR_NO_FILE_LIST_FOUND");
     const files = await optionsOf(q, [id]);
@@ -101,7 +101,7 @@ export type UploadedOption = { optionId: number; path: string; fileName: string;
  */
 export async function attachOptionFiles(ctx: RequestCtx, listId: number, uploads: UploadedOption[]): Promise<FileListView> {
   try {
-    return await withTransaction(ctx.db, async (tx, afterCommit) => {
+    return await withTransaction(ctx.db, async (tx, { afterCommit }) => {
       const q = scoped(tx, ctx.companyId);
       found(await q.fileLists.lockById(listId), "ERR_NO_FILE_LIST_FOUND");
       const current = await optionsOf(q, [listId]);

@@ -50,7 +50,7 @@ const columns = (f: Input) => ({
 
 export async function createIntegration(ctx: RequestCtx, f: Input): Promise<IntegrationView> {
   await checkedUrl(ctx, f);
-  const view = await withTransaction(ctx.db, async (tx, afterCommit) => {
+  const view = await withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const row = await q.queueIntegrations.insert({
       ...columns(f),
@@ -67,7 +67,7 @@ export async function createIntegration(ctx: RequestCtx, f: Input): Promise<Inte
 /** An edit keeps the secret key; a type that receives deliveries and had none gets one. */
 export async function updateIntegration(ctx: RequestCtx, id: number, f: Input): Promise<IntegrationView> {
   await checkedUrl(ctx, f);
-  const view = await withTransaction(ctx.db, async (tx, afterCommit) => {
+  const view = await withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const current: IntegrationRow = found(await q.queueIntegrations.lockById(id), "ERR_NO_INTEGRATION_FOUND");
     const apikeySealed =
@@ -86,7 +86,7 @@ export async function updateIntegration(ctx: RequestCtx, id: number, f: Input): 
  * do, and tickets it was talking to go back to the usual flow (one transaction).
  */
 export async function deleteIntegration(ctx: RequestCtx, id: number): Promise<void> {
-  await withTransaction(ctx.db, async (tx, afterCommit) => {
+  await withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     found(await q.queueIntegrations.lockById(id), "ERR_NO_INTEGRATION_FOUND");
     await clearAutomationRefs(tx, ctx.companyId, { integrationId: id });
@@ -108,7 +108,7 @@ export async function sendTestEvent(ctx: RequestCtx, id: number): Promise<Delive
   await checkOutboundUrl(ctx.config, integration.urlN8N);
   const payload: WebhookBody = { msg: [], eventintegration: "test", ticket: null, userData: null };
   const webhookId = `test_${ctx.companyId}_${id}_${randomBytes(9).toString("base64url")}`;
-  const { row, jobId } = await withTransaction(ctx.db, async (tx, afterCommit) => {
+  const { row, jobId } = await withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const written = found(
       await writeDelivery(tx, ctx.companyId, { integrationId: id, webhookId, event: "test", payload }),
       "ERR_NO_INTEGRATION_FOUND",

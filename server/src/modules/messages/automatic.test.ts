@@ -61,7 +61,7 @@ const jobsOf = (companyId: number) =>
 
 /** What a cause's transaction does: its change (here the ticket's last message), then the messages it causes. */
 function cause(w: Awaited<ReturnType<typeof world>>, texts: string[], fail = false) {
-  return withTransaction(db(), async (tx, afterCommit) => {
+  return withTransaction(db(), async (tx, { afterCommit }) => {
     await tx.execute(sql`update tickets set last_message = 'changed' where id = ${w.ticket.id}`);
     const rows = await queueAutomatic(s(), tx, afterCommit, w.companyId, w.ticket, texts);
     if (fail) throw new Error("the cause failed after recording");

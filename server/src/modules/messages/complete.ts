@@ -96,7 +96,7 @@ async function completeUnderDriverId(
   ack: SQL,
   lastMessage: string,
 ): Promise<MessageView> {
-  return withTransaction(s.db, async (tx, afterCommit) => {
+  return withTransaction(s.db, async (tx, { afterCommit }) => {
     const t = scoped(tx, companyId);
     const [echo] = await tx
       .select()

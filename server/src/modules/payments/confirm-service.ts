@@ -44,7 +44,7 @@ export function cents(decimal: string): bigint {
  * replay. The company's users hear it once committed (payment.confirmed).
  */
 export function confirmPayment(s: Services, c: Confirmation, body: unknown): Promise<ConfirmationResult> {
-  return withTransaction(s.db, async (tx, afterCommit) => {
+  return withTransaction(s.db, async (tx, { afterCommit }) => {
     const [receipt] = await tx
       .insert(paymentReceipts)
       .values({ eventId: c.eventId, txid: c.txid, body, outcome: "received" })

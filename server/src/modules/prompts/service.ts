@@ -61,7 +61,7 @@ async function checkEndpoint(ctx: RequestCtx, input: Input) {
 /** POST /prompt (secondary §5: the area is required, 'Informar al sector'). */
 export async function createPrompt(ctx: RequestCtx, input: Input): Promise<PromptView> {
   await checkEndpoint(ctx, input);
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const queue = await areaOf(q, input.queueId as number);
     const row = await q.prompts.insert(fieldsOf(ctx, input));
@@ -75,7 +75,7 @@ export async function createPrompt(ctx: RequestCtx, input: Input): Promise<Promp
 /** PUT /prompt/{id}: every field as given, the stored key kept when none is typed. */
 export async function updatePrompt(ctx: RequestCtx, id: number, input: Input): Promise<PromptView> {
   await checkEndpoint(ctx, input);
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     found(await q.prompts.lockById(id), "ERR_NO_PROMPT_FOUND");
     const queue = await areaOf(q, input.queueId as number);
@@ -92,7 +92,7 @@ export async function updatePrompt(ctx: RequestCtx, id: number, input: Input): P
  * connections) no longer does, and tickets it was talking to go back to the usual flow.
  */
 export async function deletePrompt(ctx: RequestCtx, id: number): Promise<{ message: string }> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     found(await q.prompts.lockById(id), "ERR_NO_PROMPT_FOUND");
     await clearAutomationRefs(tx, ctx.companyId, { promptId: id });

@@ -79,7 +79,7 @@ async function assertBelowPlanLimit(tx: Tx, q: Scoped) {
 
 /** POST /queue: within the plan's count; hours default to core §9's week in America/Noronha. */
 export function createQueue(ctx: RequestCtx, input: Input): Promise<QueueView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     await assertBelowPlanLimit(tx, q);
     await assertFree(q, input);
@@ -92,7 +92,7 @@ export function createQueue(ctx: RequestCtx, input: Input): Promise<QueueView> {
 
 /** PUT /queue/{id}: the whole form; zone, hours, order, prompt and integration only when sent. */
 export function updateQueue(ctx: RequestCtx, id: number, input: Input): Promise<QueueView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const before = found(await q.queues.lockById(id), "ERR_NO_QUEUE_FOUND");
     await assertFree(q, input, id);
@@ -110,7 +110,7 @@ export function updateQueue(ctx: RequestCtx, id: number, input: Input): Promise<
  * (cascades). Users and connections that listed it are announced again, without it.
  */
 export function deleteQueue(ctx: RequestCtx, id: number): Promise<void> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     found(await q.queues.lockById(id), "ERR_NO_QUEUE_FOUND");
     const userIds = await queueMemberIds(q, id);

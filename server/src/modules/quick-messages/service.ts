@@ -48,7 +48,7 @@ const notFound = () => new AppError("ERR_NOT_FOUND");
 
 /** POST /quick-messages: the caller is its author; shared (geral) unless said otherwise. */
 export function createQuickMessage(ctx: RequestCtx, input: Input): Promise<QuickMessageView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const row = await q.quickMessages
       .insert({
@@ -71,7 +71,7 @@ export function createQuickMessage(ctx: RequestCtx, input: Input): Promise<Quick
  * to its editor.
  */
 export function updateQuickMessage(ctx: RequestCtx, id: number, input: Input): Promise<QuickMessageView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const before = found(await visibleQuickMessage(q, ctx.user.id, id, true), "ERR_NOT_FOUND");
     authorizeQuickMessageChange(ctx.user, before);
@@ -90,7 +90,7 @@ export function updateQuickMessage(ctx: RequestCtx, id: number, input: Input): P
 
 /** DELETE /quick-messages/{id}: the reply and its file. */
 export function deleteQuickMessage(ctx: RequestCtx, id: number): Promise<void> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const before = found(await visibleQuickMessage(q, ctx.user.id, id, true), "ERR_NOT_FOUND");
     authorizeQuickMessageChange(ctx.user, before);
@@ -117,7 +117,7 @@ export async function setQuickMessageMedia(
   );
   const stored = await store(`quick-messages/${id}-`);
   try {
-    return await withTransaction(ctx.db, async (tx, afterCommit) => {
+    return await withTransaction(ctx.db, async (tx, { afterCommit }) => {
       const q = scoped(tx, ctx.companyId);
       // deleted or made private by someone else meanwhile: the upload has nothing to belong to
       const before = await visibleQuickMessage(q, ctx.user.id, id, true);
@@ -140,7 +140,7 @@ export async function setQuickMessageMedia(
 
 /** DELETE /quick-messages/{id}/media-upload: the reply stays, without its file. */
 export function removeQuickMessageMedia(ctx: RequestCtx, id: number): Promise<QuickMessageView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const before = found(await visibleQuickMessage(q, ctx.user.id, id, true), "ERR_NOT_FOUND");
     authorizeQuickMessageChange(ctx.user, before);

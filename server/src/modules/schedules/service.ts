@@ -55,7 +55,7 @@ async function viewOf(q: Scoped, id: number): Promise<ScheduleView> {
 
 /** POST /schedules: the caller schedules it, in the company's zone (secondary §9 default America/Noronha). */
 export function createSchedule(ctx: RequestCtx, input: Input): Promise<ScheduleView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     await checkRefs(q, input);
     checkFuture(new Date(input.sendAt));
@@ -72,7 +72,7 @@ export function createSchedule(ctx: RequestCtx, input: Input): Promise<ScheduleV
  * an unchanged one is kept: saving a failed schedule as it was sends it again now.
  */
 export function updateSchedule(ctx: RequestCtx, id: number, input: Input): Promise<ScheduleView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const before = found(await lockedSchedule(q, id), "ERR_SCHEDULE_NOT_FOUND");
     assertChangeable(before);
@@ -97,7 +97,7 @@ export function updateSchedule(ctx: RequestCtx, id: number, input: Input): Promi
 
 /** POST /schedules/{id}/cancel: a pending schedule will not be sent, even overdue after downtime (behaviours). */
 export function cancelSchedule(ctx: RequestCtx, id: number): Promise<ScheduleView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const before = found(await lockedSchedule(q, id), "ERR_SCHEDULE_NOT_FOUND");
     assertChangeable(before);
@@ -110,7 +110,7 @@ export function cancelSchedule(ctx: RequestCtx, id: number): Promise<ScheduleVie
 
 /** DELETE /schedules/{id}: any but one being sent (its message may be on its way). */
 export function deleteSchedule(ctx: RequestCtx, id: number): Promise<void> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const before = found(await lockedSchedule(q, id), "ERR_SCHEDULE_NOT_FOUND");
     if (before.status === "ENVIANDO") throw new AppError("ERR_SCHEDULE_SENDING");
@@ -134,7 +134,7 @@ export async function setScheduleMedia(
   assertChangeable(found(await scoped(ctx.db, ctx.companyId).schedules.findById(id), "ERR_SCHEDULE_NOT_FOUND"));
   const stored = await store(`schedules/${id}-`);
   try {
-    return await withTransaction(ctx.db, async (tx, afterCommit) => {
+    return await withTransaction(ctx.db, async (tx, { afterCommit }) => {
       const q = scoped(tx, ctx.companyId);
       // claimed by a sender or deleted meanwhile: the upload has nothing to belong to
       const before = found(await lockedSchedule(q, id), "ERR_SCHEDULE_NOT_FOUND");
@@ -156,7 +156,7 @@ export async function setScheduleMedia(
 
 /** DELETE /schedules/{id}/media-upload: the schedule stays, without its file. */
 export function removeScheduleMedia(ctx: RequestCtx, id: number): Promise<ScheduleView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const before = found(await lockedSchedule(q, id), "ERR_SCHEDULE_NOT_FOUND");
     assertChangeable(before);

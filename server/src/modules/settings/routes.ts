@@ -42,7 +42,7 @@ export async function settingsRoutes(app: FastifyInstance) {
       const platform = isPlatformSetting(key);
       if (platform && !ctx.user.super) throw new AppError("ERR_NO_PERMISSION");
       const companyId = platform ? PLATFORM_COMPANY_ID : ctx.companyId;
-      return withTransaction(ctx.db, async (tx, afterCommit) => {
+      return withTransaction(ctx.db, async (tx, { afterCommit }) => {
         const [row] = await tx
           .insert(settings)
           .values({ companyId, key, value })

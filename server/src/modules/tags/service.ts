@@ -35,7 +35,7 @@ async function freeColor(q: Scoped): Promise<string> {
 }
 
 export function createTag(ctx: RequestCtx, input: Input): Promise<TagView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const color = input.color ?? (await freeColor(q));
     const row = await q.tags
@@ -48,7 +48,7 @@ export function createTag(ctx: RequestCtx, input: Input): Promise<TagView> {
 }
 
 export function updateTag(ctx: RequestCtx, id: number, input: Input): Promise<TagView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const current = found(await q.tags.findById(id), "ERR_NO_TAG_FOUND");
     await tx
@@ -69,7 +69,7 @@ export function updateTag(ctx: RequestCtx, id: number, input: Input): Promise<Ta
 
 /** Deleting a tag takes it off its tickets (ticket_tags cascade). */
 export function deleteTag(ctx: RequestCtx, id: number): Promise<void> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const [gone] = await tx
       .delete(tags)

@@ -17,7 +17,7 @@ export type TagChange = (q: Scoped, viewer: Viewer, ticket: TicketRow) => Promis
  * ticket (the chat's tag picker, /tags/sync, and the kanban's moves share it).
  */
 export function changeTicketTags(ctx: RequestCtx, ticketId: number, change: TagChange): Promise<TicketView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const viewer = await loadViewer(q, ctx.user);
     const ticket = await visibleTicket(q, viewer, { id: ticketId });

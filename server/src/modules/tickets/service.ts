@@ -100,7 +100,7 @@ export async function createTicket(ctx: RequestCtx, input: CreateInput): Promise
   if (!input.queueId && !can(ctx.user, "tickets.no-queue"))
     throw new AppError("ERR_VALIDATION", { issues: [{ path: "queueId", message: V.queueRequired }] });
   if (input.userId && input.userId !== ctx.user.id && !can(ctx.user, "tickets.transfer")) throw new AppError("ERR_NO_PERMISSION");
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const viewer = await loadViewer(q, ctx.user);
     const contact = found(await q.contacts.findById(input.contactId), "ERR_NO_CONTACT_FOUND");
@@ -233,7 +233,7 @@ async function track(q: Scoped, before: TicketRow, after: TicketRow, kind: Chang
 
 /** PUT /tickets/{id}: every transition of core §4, under a row lock so two agents cannot both accept. */
 export async function updateTicket(ctx: RequestCtx, id: number, input: UpdateInput): Promise<TicketView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const viewer = await loadViewer(q, ctx.user);
     const t = await q.tickets.lockById(id);
@@ -310,7 +310,7 @@ async function automaticMessageFor(ctx: RequestCtx, q: Scoped, kind: Change["kin
 
 /** DELETE /tickets/{id} (admin): everyone who saw it drops it. */
 export async function deleteTicket(ctx: RequestCtx, id: number): Promise<void> {
-  await withTransaction(ctx.db, async (tx, afterCommit) => {
+  await withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const t = found(await q.tickets.lockById(id), "ERR_NO_TICKET_FOUND");
     const audience = await ticketAudience(q, t);

@@ -116,7 +116,7 @@ export async function createUser(ctx: RequestCtx, input: CreateInput): Promise<U
 
 // hashing happens before the transaction: on embedded PGlite a transaction holds the only connection
 function createUserRow(ctx: RequestCtx, input: CreateInput, passwordHash: string): Promise<UserView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     // lock the company row: two concurrent creations cannot both pass the plan limit
     const [limits] = await tx
@@ -177,7 +177,7 @@ export async function updateUser(ctx: RequestCtx, id: number, input: UpdateInput
 }
 
 function updateUserRow(ctx: RequestCtx, id: number, input: UpdateInput, newHash: string | null): Promise<UserView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const target = found(await q.users.lockById(id), "ERR_NO_USER_FOUND");
     const self = target.id === ctx.user.id;
@@ -227,7 +227,7 @@ function updateUserRow(ctx: RequestCtx, id: number, input: UpdateInput, newHash:
 
 /** DELETE /users/{id}: not oneself, not an admin by a non-admin, never the last super user. */
 export function deleteUser(ctx: RequestCtx, id: number): Promise<void> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const target = found(await q.users.lockById(id), "ERR_NO_USER_FOUND");
     if (target.id === ctx.user.id) throw new AppError("ERR_CANNOT_DELETE_SELF");
@@ -258,7 +258,7 @@ export async function setProfileImage(ctx: RequestCtx, id: number, store: (path:
   assertMayEdit(ctx, target);
   const path = `users/${id}-${Date.now()}.jpg`;
   await store(path);
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     await q.users.update(id, { profileImage: path });
     const view = found(await findUserView(q, id), "ERR_NO_USER_FOUND");
@@ -272,7 +272,7 @@ export async function setProfileImage(ctx: RequestCtx, id: number, store: (path:
 
 /** PUT /users-company/{id} (super): moves a user to another company, leaving queues and sessions behind. */
 export function moveUserToCompany(ctx: RequestCtx, id: number, companyId: number, profile?: Profile): Promise<UserView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const target = found(await q.users.lockById(id), "ERR_NO_USER_FOUND");
     const [dest] = await tx

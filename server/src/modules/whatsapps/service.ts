@@ -146,7 +146,7 @@ async function probed(ctx: RequestCtx, id: number): Promise<ConnectionView> {
 }
 
 function insertConnection(ctx: RequestCtx, input: Input): Promise<ConnectionView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     // the company row is locked: two creations at once cannot both pass the plan's limit
     const [limits] = await tx
@@ -186,7 +186,7 @@ export async function updateConnection(ctx: RequestCtx, id: number, input: Input
 }
 
 function saveConnection(ctx: RequestCtx, id: number, input: Input): Promise<ConnectionView> {
-  return withTransaction(ctx.db, async (tx, afterCommit) => {
+  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const current = found(await q.whatsapps.lockById(id), "ERR_NO_WAPP_FOUND");
     const queueIds = await checkQueues(q, input, current);
@@ -211,7 +211,7 @@ function saveConnection(ctx: RequestCtx, id: number, input: Input): Promise<Conn
 /** Deleting the default hands the role to the oldest remaining connection. */
 export async function deleteConnection(ctx: RequestCtx, id: number): Promise<void> {
   let removed: Row | null = null;
-  await withTransaction(ctx.db, async (tx, afterCommit) => {
+  await withTransaction(ctx.db, async (tx, { afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     removed = found(await q.whatsapps.lockById(id), "ERR_NO_WAPP_FOUND");
     await q.whatsapps.delete(id);
