@@ -31,10 +31,7 @@ type WithEvents<E> = { db: Db; events: EventSink<E> };
  */
 export function withTransaction<T>(db: Db, fn: (tx: Tx, hooks: Pick<TxHooks<never>, "afterCommit">) => Promise<T>): Promise<T>;
 export function withTransaction<T, E>(s: WithEvents<E>, fn: (tx: Tx, hooks: TxHooks<E>) => Promise<T>): Promise<T>;
-export async function withTransaction<T, E>(
-  on: Db | WithEvents<E>,
-  fn: (tx: Tx, hooks: TxHooks<E>) => Promise<T>,
-): Promise<T> {
+export async function withTransaction<T, E>(on: Db | WithEvents<E>, fn: (tx: Tx, hooks: TxHooks<E>) => Promise<T>): Promise<T> {
   const sink = "events" in on && "db" in on ? on.events : null;
   const db = sink ? (on as WithEvents<E>).db : (on as Db);
   const queued: (() => void | Promise<void>)[] = [];
