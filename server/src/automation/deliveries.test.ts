@@ -54,7 +54,9 @@ let t: TestApp;
 let rx: Awaited<ReturnType<typeof receiver>>;
 beforeAll(async () => {
   // a short time-out, so a receiver that never answers costs the test little
-  t = await getIsolatedTestApp({ webhookTimeoutMs: 400, integrationsAllowPrivate: true });
+  // long enough that a receiver answering at once is never taken for a hung one on a busy machine;
+  // the hang test waits it out once
+  t = await getIsolatedTestApp({ webhookTimeoutMs: 3000, integrationsAllowPrivate: true });
   rx = await receiver();
 });
 afterAll(async () => {

@@ -10,6 +10,7 @@ import type { AfterCommit } from "../db/tx.js";
 import { deliverMessagesJob } from "../jobs/durable/deliver-messages.js";
 import { JOB_DEFAULTS } from "../jobs/durable/kind.js";
 import { queueAutomatic } from "../modules/messages/automatic.js";
+import { type Within, within } from "../modules/tickets/transitions.js";
 import { automaticValues } from "../modules/messages/send.js";
 import { checkOutboundUrl } from "../lib/outbound-url.js";
 import type { Automation, AutomationScope } from "./resolve.js";
@@ -125,15 +126,16 @@ function live(w: BotWorld, bot: TypebotAutomation["integration"], session: Sessi
 async function apply(w: BotWorld, auto: TypebotAutomation, outcome: Outcome): Promise<void> {
   const companyId = w.q.companyId;
   const texts = outcome.texts.filter((t) => t.trim());
-  await withTransaction(w.s.db, async (tx, { afterCommit }) => {
-    const after = await claimTurnWith(w, tx, afterCommit, outcome.patch);
+  await withTransaction(w.s, async (tx, hooks) => {
+    const t = within(w.s, tx, companyId, hooks);
+    const after = await claimTurnWith(w, t, outcome.patch);
     if (!after) return;
-    const q = scoped(tx, companyId);
+    const q = t.q;
     await keepSession(q, after.id, auto.integration.id, outcome.session, w.now);
     if (outcome.note) {
       await q.ticketNotes.insert({ note: outcome.note, ticketId: after.id, contactId: after.contactId, userId: null });
     }
-    await queueSpaced(w, tx, afterCommit, after, texts, auto.integration.typebotDelayMessage);
+    await queueSpaced(w, t, hooks.afterCommit, after, texts, auto.integration.typebotDelayMessage);
   });
 }
 
@@ -164,21 +166,29 @@ async function lastDatedText(tx: Tx, companyId: number, ticketId: number): Promi
  * then: this node runs it on the lane at that moment, and any node's job runner takes it if this one
  * is gone by then. Nobody's lane waits meanwhile.
  */
-async function queueSpaced(w: BotWorld, tx: Tx, afterCommit: AfterCommit, ticket: TicketRow, texts: string[], delayMs: number) {
+async function queueSpaced(
+  w: BotWorld,
+  t: Within,
+  afterCommit: AfterCommit,
+  ticket: TicketRow,
+  texts: string[],
+  delayMs: number,
+) {
   if (texts.length === 0) return;
+  const { tx } = t;
   const companyId = w.q.companyId;
   // a customer quicker than the last turn's spaced texts: this turn's follow them, never overtakes them
   const queuedUntil = await lastDatedText(tx, companyId, ticket.id);
   const now = Date.now();
   const first = queuedUntil !== null && queuedUntil > now ? queuedUntil + Math.max(delayMs, 1) : now;
   if (first === now && (delayMs <= 0 || texts.length === 1)) {
-    await queueAutomatic(w.s, tx, afterCommit, companyId, ticket, texts);
+    await queueAutomatic(t, companyId, ticket, texts);
     return;
   }
   const start = new Date(first);
   let from = 0;
   if (first === now) {
-    await queueAutomatic(w.s, tx, afterCommit, companyId, ticket, texts.slice(0, 1), start);
+    await queueAutomatic(t, companyId, ticket, texts.slice(0, 1), start);
     from = 1;
   }
   for (let i = from; i < texts.length; i++) {

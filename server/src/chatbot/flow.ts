@@ -32,7 +32,8 @@ export async function decide(w: BotWorld, input: string): Promise<Step> {
 
 /**
  * The bot's turn on a stored message (`message.received`). Nothing for what the company sent, groups,
- * a ticket an agent holds or a closed one (a rating answer is stored there), or a message older than
+ * a ticket an agent holds or a closed one (a rating answer is stored there), a conversation the company
+ * started (modules/tickets/openings.ts), or a message older than
  * the ticket's latest received one (delivered late), or one the bot already answered (chatbot/turns.ts:
  * the owed-turn sweep got there first). A replayed event never gets here: the pipeline stores it once
  * and publishes it once.
@@ -56,6 +57,8 @@ export async function runChatbot(
   if (!loaded) return;
   const { ticket } = loaded;
   if (ticket.isGroup || ticket.status === "closed" || ticket.userId !== null) return;
+  // the company started this conversation (a schedule, the API): its people answer, not the menus
+  if (ticket.startedByCompany) return;
   if (loaded.late || !owesTurn(ticket, result.messageId)) return;
   // in its queue, out of the bot, no hours to keep: the ticket waits for a human, nothing more to read
   // unless the company has something that may talk to it (a prompt, a typebot: automation/resolve.ts)

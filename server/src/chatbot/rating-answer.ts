@@ -1,6 +1,8 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Scoped } from "../db/scoped.js";
-import { companies, contacts, queues, tickets, ticketTracking, users, whatsapps } from "../db/schema/index.js";
+import { companies, contacts, queues, tickets, users, whatsapps } from "../db/schema/index.js";
+import { rateEpisode } from "../modules/tickets/episodes.js";
+import { endRatingWait } from "../modules/tickets/transitions.js";
 import { type TemplateFacts, fillTemplate } from "../lib/template.js";
 import { clock } from "./clock.js";
 import { RATING_ANSWERS, ratingQuestion } from "./rating-question.js";
@@ -49,34 +51,22 @@ export async function takeRatingAnswer(
   if (waiting.length === 0) return null;
   const [ticket, ...older] = waiting;
   // only the latest resolved ticket is rated: an older question left unanswered is dropped
-  if (older.length > 0)
-    await endWait(
-      q,
-      older.map((t) => t.id),
-    );
+  await endRatingWait(
+    q,
+    older.map((t) => t.id),
+  );
   const typed = body.trim();
   if ((RATING_ANSWERS as readonly string[]).includes(typed)) {
     const rate = Number(typed);
     const now = clock.now();
     await q.userRatings.insert({ ticketId: ticket.id, userId: ticket.userId, rate });
-    await q.db
-      .update(ticketTracking)
-      .set({ rated: true, ratingAt: now, updatedAt: now })
-      .where(
-        q.ticketTracking.where(
-          eq(
-            ticketTracking.id,
-            sql`(select max(${ticketTracking.id}) from ${ticketTracking}
-              where ${ticketTracking.companyId} = ${q.companyId} and ${ticketTracking.ticketId} = ${ticket.id})`,
-          ),
-        ),
-      );
+    await rateEpisode(q, ticket.id, now);
     return { kind: "rated", rate, ticket: await patch(q, ticket.id, { awaitingRating: false }) };
   }
   if (ticket.ratingAsks < MAX_RATING_ASKS) {
     return { kind: "asked-again", ticket: await patch(q, ticket.id, { ratingAsks: ticket.ratingAsks + 1 }) };
   }
-  await endWait(q, [ticket.id]);
+  await endRatingWait(q, [ticket.id]);
   return { kind: "gave-up" };
 }
 
@@ -88,13 +78,6 @@ async function patch(q: Scoped, id: number, values: Partial<TicketRow>): Promise
     .where(q.tickets.where(eq(tickets.id, id)))
     .returning();
   return row;
-}
-
-async function endWait(q: Scoped, ids: number[]) {
-  await q.db
-    .update(tickets)
-    .set({ awaitingRating: false })
-    .where(q.tickets.where(inArray(tickets.id, ids)));
 }
 
 /**

@@ -1,8 +1,7 @@
 import { SettingDefinitions, type SettingKey } from "@charla/contracts";
-import { type Column, and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Services } from "../context.js";
-import type { Tx } from "../db/client.js";
-import { type Scoped, scoped } from "../db/scoped.js";
+import type { Scoped } from "../db/scoped.js";
 import {
   companies,
   contacts,
@@ -12,13 +11,12 @@ import {
   type queues,
   settings,
   tickets,
-  ticketTracking,
   whatsapps,
 } from "../db/schema/index.js";
-import { type AfterCommit, withTransaction } from "../db/tx.js";
+import { withTransaction } from "../db/tx.js";
 import { type TemplateFacts, fillTemplate } from "../lib/template.js";
 import { queueAutomatic } from "../modules/messages/automatic.js";
-import { ticketChangeBroadcast } from "../modules/tickets/broadcast.js";
+import { type Within, botStep, within } from "../modules/tickets/transitions.js";
 import { clock } from "./clock.js";
 import { claimTurn, notAnsweredYet } from "./turns.js";
 
@@ -182,10 +180,11 @@ export async function applyStep(w: BotWorld, step: Step): Promise<void> {
   const changes = Object.keys(patch).length > 0;
   if (!changes && texts.length === 0 && !step.note) return;
   if (changes) return applyChanges(w, patch, texts, step.note);
-  await withTransaction(w.s.db, async (tx, { afterCommit }) => {
-    if (!(await claimTurn(scoped(tx, w.q.companyId), w.ticket.id, w.messageId))) return;
-    await queueAutomatic(w.s, tx, afterCommit, w.q.companyId, w.ticket, texts);
-    if (step.note) await botNote(scoped(tx, w.q.companyId), w.ticket, step.note);
+  await withTransaction(w.s, async (tx, hooks) => {
+    const t = within(w.s, tx, w.q.companyId, hooks);
+    if (!(await claimTurn(t.q, w.ticket.id, w.messageId))) return;
+    await queueAutomatic(t, w.q.companyId, w.ticket, texts);
+    if (step.note) await botNote(t.q, w.ticket, step.note);
   });
 }
 
@@ -196,55 +195,21 @@ async function botNote(q: Scoped, ticket: TicketRow, note: string) {
 
 async function applyChanges(w: BotWorld, patch: BotPatch, texts: string[], note?: string) {
   const companyId = w.q.companyId;
-  return withTransaction(w.s.db, async (tx, { afterCommit }) => {
-    const after = await claimTurnWith(w, tx, afterCommit, patch);
+  return withTransaction(w.s, async (tx, hooks) => {
+    const t = within(w.s, tx, companyId, hooks);
+    const after = await claimTurnWith(w, t, patch);
     if (!after) return;
-    await queueAutomatic(w.s, tx, afterCommit, companyId, after, texts);
-    if (note) await botNote(scoped(tx, companyId), after, note);
+    await queueAutomatic(t, companyId, after, texts);
+    if (note) await botNote(t.q, after, note);
   });
 }
 
 /**
- * The turn's claim and its patch in one guarded update, without a lock, in the caller's transaction: it
- * takes only if the ticket is still as the decision read it (no agent took it, not closed, same queue,
- * place, flag and connection), so `w.ticket` is what the lists showed and the broadcast's audience
- * before is right. The ticket as changed, or null when the turn was not this one's to take (the caller
- * then writes nothing). Its episode's queue and the lists' update follow a queue or bot-state change.
+ * The turn's claim and its patch, in the caller's transaction (modules/tickets/transitions.ts
+ * `botStep`): taken only if the ticket is still as the decision read it, so `w.ticket` is what the
+ * lists showed and the broadcast's audience before is right. The ticket as changed, or null when the
+ * turn was not this one's to take (the caller then writes nothing).
  */
-export async function claimTurnWith(w: BotWorld, tx: Tx, afterCommit: AfterCommit, patch: BotPatch): Promise<TicketRow | null> {
-  const q = scoped(tx, w.q.companyId);
-  const before = w.ticket;
-  const [after] = await tx
-    .update(tickets)
-    .set({ ...patch, botAnsweredMessageId: w.messageId, updatedAt: new Date() })
-    .where(
-      q.tickets.where(
-        eq(tickets.id, before.id),
-        isNull(tickets.userId),
-        eq(tickets.status, before.status),
-        sameOrNull(tickets.queueId, before.queueId),
-        sameOrNull(tickets.queueOptionId, before.queueOptionId),
-        eq(tickets.chatbot, before.chatbot),
-        sameOrNull(tickets.whatsappId, before.whatsappId),
-        notAnsweredYet(w.messageId),
-      ),
-    )
-    .returning();
-  if (!after) return null;
-  if (after.queueId !== before.queueId) await episodeQueue(q, before.id, after.queueId);
-  if (after.queueId !== before.queueId || after.chatbot !== before.chatbot || after.useIntegration !== before.useIntegration) {
-    const broadcast = await ticketChangeBroadcast(w.s, q, before, after);
-    afterCommit(broadcast.emit);
-  }
-  return after;
-}
-
-const sameOrNull = (column: Column, value: number | null) => (value === null ? isNull(column) : eq(column, value));
-
-/** The dashboard counts the episode in the queue the bot chose (behaviours: Ticket tracking). */
-async function episodeQueue(q: Scoped, ticketId: number, queueId: number | null) {
-  await q.db
-    .update(ticketTracking)
-    .set({ queueId, updatedAt: new Date() })
-    .where(q.ticketTracking.where(and(eq(ticketTracking.ticketId, ticketId), isNull(ticketTracking.finishedAt))));
+export function claimTurnWith(w: BotWorld, t: Within, patch: BotPatch): Promise<TicketRow | null> {
+  return botStep(t, w.ticket, patch, w.messageId, notAnsweredYet);
 }

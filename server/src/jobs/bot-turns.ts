@@ -45,6 +45,7 @@ export async function owedTurns(s: Services, now: Date, limit: number, only?: On
          order by m.created_at desc, m.id desc limit 1
       ) m
      where ${only ? sql`c.id = ${only.companyId}` : sql`true`} and t.user_id is null and not t.is_group and t.whatsapp_id is not null
+       and not t.started_by_company
        and m.id > coalesce(t.bot_answered_message_id, 0)
        and m.created_at <= ${owedBefore}::timestamptz and m.created_at >= ${since}::timestamptz
        and (t.queue_id is null or t.chatbot or coalesce(

@@ -1,9 +1,8 @@
 import { and, eq, gt, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Services } from "../context.js";
-import { scoped } from "../db/scoped.js";
-import { companies, tickets, ticketTracking, whatsapps } from "../db/schema/index.js";
+import { companies, tickets, whatsapps } from "../db/schema/index.js";
 import { withTransaction } from "../db/tx.js";
-import { ticketChangeBroadcast } from "../modules/tickets/broadcast.js";
+import { routeByDelay, within } from "../modules/tickets/transitions.js";
 import { connectedInGoodStanding } from "./eligible.js";
 import type { Sweep } from "./sweep.js";
 
@@ -23,7 +22,7 @@ const queuedSince = sql`coalesce((
  * never move one twice; everyone who may see the ticket hears of it after the commit.
  */
 export async function routeDelayedTickets(s: Services, now: Date, limit: number): Promise<number> {
-  return withTransaction(s.db, async (tx, { afterCommit }) => {
+  return withTransaction(s, async (tx, hooks) => {
     const due = await tx
       .select({ ticket: tickets, queueId: whatsapps.sendIdQueue })
       .from(tickets)
@@ -48,20 +47,7 @@ export async function routeDelayedTickets(s: Services, now: Date, limit: number)
     let moved = 0;
     for (const { ticket, queueId } of due) {
       if (queueId === null) continue;
-      const q = scoped(tx, ticket.companyId);
-      const [after] = await tx
-        .update(tickets)
-        .set({ queueId, updatedAt: new Date() })
-        .where(q.tickets.where(eq(tickets.id, ticket.id), eq(tickets.status, "pending"), isNull(tickets.queueId)))
-        .returning();
-      if (!after) continue;
-      await tx
-        .update(ticketTracking)
-        .set({ queueId, updatedAt: new Date() })
-        .where(q.ticketTracking.where(eq(ticketTracking.ticketId, ticket.id), isNull(ticketTracking.finishedAt)));
-      const change = await ticketChangeBroadcast(s, q, ticket, after);
-      afterCommit(change.emit);
-      moved++;
+      if (await routeByDelay(within(s, tx, ticket.companyId, hooks), ticket, queueId)) moved++;
     }
     return moved;
   });

@@ -1,12 +1,10 @@
-import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Services } from "../context.js";
-import { scoped } from "../db/scoped.js";
-import { companies, tickets, ticketTracking, whatsapps } from "../db/schema/index.js";
+import { companies, tickets, whatsapps } from "../db/schema/index.js";
 import { withTransaction } from "../db/tx.js";
 import { fillTemplate } from "../lib/template.js";
-import { queueAutomatic } from "../modules/messages/automatic.js";
 import { templateFactsOf } from "../modules/tickets/automatic-messages.js";
-import { ticketChangeBroadcast } from "../modules/tickets/broadcast.js";
+import { expire, within } from "../modules/tickets/transitions.js";
 import { connectedInGoodStanding } from "./eligible.js";
 import type { Sweep } from "./sweep.js";
 
@@ -49,7 +47,7 @@ async function reachableConnections(s: Services, now: Date): Promise<number[]> {
 export async function expireInactiveTickets(s: Services, now: Date, limit: number): Promise<number> {
   const connections = await reachableConnections(s, now);
   if (!connections.length) return 0;
-  const closed = await withTransaction(s.db, async (tx, { afterCommit }) => {
+  const closed = await withTransaction(s, async (tx, hooks) => {
     const due = await tx
       .select({ ticket: tickets, message: whatsapps.expiresInactiveMessage })
       .from(tickets)
@@ -70,34 +68,13 @@ export async function expireInactiveTickets(s: Services, now: Date, limit: numbe
       .for("update", { of: tickets, skipLocked: true });
     let count = 0;
     for (const { ticket, message } of due) {
-      const q = scoped(tx, ticket.companyId);
-      const at = new Date();
-      const [after] = await tx
-        .update(tickets)
-        .set({
-          status: "closed",
-          useIntegration: false,
-          promptId: null,
-          integrationId: null,
-          chatbot: false,
-          queueOptionId: null,
-          updatedAt: at,
-        })
-        .where(q.tickets.where(eq(tickets.id, ticket.id), eq(tickets.status, "open")))
-        .returning();
-      if (!after) continue;
-      await tx
-        .update(ticketTracking)
-        .set({ finishedAt: at, updatedAt: at })
-        .where(q.ticketTracking.where(eq(ticketTracking.ticketId, ticket.id), isNull(ticketTracking.finishedAt)));
-      if (message.trim()) {
-        const agent = after.userId ? await q.users.findById(after.userId) : null;
-        const body = fillTemplate(message, await templateFactsOf(q, after, agent, now));
-        await queueAutomatic(s, tx, afterCommit, ticket.companyId, after, [body]);
-      }
-      const change = await ticketChangeBroadcast(s, q, ticket, after);
-      afterCommit(change.emit);
-      count++;
+      const w = within(s, tx, ticket.companyId, hooks);
+      const expired = await expire(w, ticket, async (after) => {
+        if (!message.trim()) return "";
+        const agent = after.userId ? await w.q.users.findById(after.userId) : null;
+        return fillTemplate(message, await templateFactsOf(w.q, after, agent, now));
+      });
+      if (expired) count++;
     }
     return count;
   });

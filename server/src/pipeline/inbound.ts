@@ -14,7 +14,8 @@ import { extensionOf, summary } from "./media.js";
 import { KeyedQueue } from "../lib/keyed-queue.js";
 import { ratingReply, takeRatingAnswer } from "../chatbot/rating-answer.js";
 import { queueAutomatic } from "../modules/messages/automatic.js";
-import { reopenTicket, ticketForInbound } from "./ticket.js";
+import { reopenForCustomer, ticketForCustomer } from "../modules/tickets/openings.js";
+import { within } from "../modules/tickets/transitions.js";
 import { audienceOf, messageViewOf, ticketViewOf } from "./views.js";
 import { type WrittenRow, writerFor } from "./writer.js";
 
@@ -125,7 +126,7 @@ async function reopenAfterRace(s: Services, source: InboundSource, ticketId: num
     const q = scoped(tx, source.companyId);
     const ticket = await q.tickets.lockById(ticketId);
     if (ticket?.status !== "closed") return null;
-    return reopenTicket(q, ticket.id, source.whatsappId);
+    return reopenForCustomer(q, ticket);
   });
   return reopened ? present(s, source.companyId, reopened) : null;
 }
@@ -150,7 +151,7 @@ async function storeInTransaction(
 ): Promise<Delivery | null> {
   let written: { ticket: TicketRow; stored: MessageRow; created: boolean };
   try {
-    written = await withTransaction(s.db, async (tx, { afterCommit }) => {
+    written = await withTransaction(s, async (tx, hooks) => {
       const q = scoped(tx, source.companyId);
       const contact = await upsertContact(q, source.whatsappId, msg);
       // a pending rating comes first (behaviours: inbound path 7): its answer stays on the closed ticket
@@ -158,7 +159,7 @@ async function storeInTransaction(
       const rated = rating && rating.kind !== "gave-up" ? rating.ticket : null;
       const { ticket, created } = rated
         ? { ticket: rated, created: false }
-        : await ticketForInbound(q, contact, source.whatsappId, msg.fromMe, { reopen: !rating });
+        : await ticketForCustomer(q, contact, source.whatsappId, msg.fromMe, { reopen: !rating });
       const quoted = msg.quotedChannelId ? await findByChannelId(q, source.whatsappId, msg.quotedChannelId) : null;
       const [stored] = await tx
         .insert(messages)
@@ -187,7 +188,8 @@ async function storeInTransaction(
       if (!stored) throw new Duplicate();
       // the rating's reply commits with the answer (sent after, by its job), and sorts right after it
       const reply = rating ? await ratingReply(q, rating) : null;
-      if (reply && rated) await queueAutomatic(s, tx, afterCommit, source.companyId, rated, [reply], stored.createdAt);
+      if (reply && rated)
+        await queueAutomatic(within(s, tx, source.companyId, hooks), source.companyId, rated, [reply], stored.createdAt);
       const [updated] = await tx
         .update(tickets)
         .set({

@@ -63,6 +63,12 @@ export const tickets = pgTable(
      * lost with a crash shows as a newer message than this one (jobs/bot-turns.ts).
      */
     botAnsweredMessageId: integer("bot_answered_message_id"),
+    /**
+     * The company started this conversation (a schedule, the external API): the bot stays out of it, and
+     * the customer's answer reaches its author or area, not the menus (modules/tickets/transitions.ts).
+     * Cleared when the conversation is resolved, but for the API's own "send and close".
+     */
+    startedByCompany: boolean("started_by_company").notNull().default(false),
     ...timestamps,
   },
   (t) => [

@@ -18,17 +18,18 @@ import type { FastifyRequest } from "fastify";
 import type { z } from "zod";
 import type { Services } from "../../context.js";
 import { type Scoped, scoped } from "../../db/scoped.js";
-import { contacts, externalApiRequests, messages, tickets, ticketTracking } from "../../db/schema/index.js";
+import { contacts, externalApiRequests, messages, tickets } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { checkedMimetype } from "../../lib/file-signature.js";
 import { fillTemplate } from "../../lib/template.js";
 import { extensionOf } from "../../pipeline/media.js";
-import { ticketForInbound } from "../../pipeline/ticket.js";
+import { ticketForCompany } from "../tickets/openings.js";
+import { resolve, within } from "../tickets/transitions.js";
 import { findContactView } from "../contacts/queries.js";
 import { assertCloudLength, assertWindowOpen } from "../cloud/window.js";
-import { driverError, type StoredMedia, sendToTicket } from "../messages/send.js";
-import { ticketChangeBroadcast } from "../tickets/broadcast.js";
+import { driverError, type StoredMedia } from "../messages/send.js";
+import { answerTicket, asCompany } from "../messages/service.js";
 import type { ApiCaller } from "./auth.js";
 
 type TicketRow = typeof tickets.$inferSelect;
@@ -159,10 +160,15 @@ async function recipient(s: Services, caller: ApiCaller, number: string): Promis
   return { number: checked, isGroup: false };
 }
 
-/** The contact (found or created by number) and its live ticket on the token's connection, as an inbound message would. */
-async function contactTicket(s: Services, caller: ApiCaller, to: { number: string; isGroup: boolean }) {
-  return withTransaction(s.db, async (tx) => {
-    const q = scoped(tx, caller.companyId);
+/**
+ * The contact (found or created by number) and the ticket the API's message goes to, as any message the
+ * company starts (modules/tickets/openings.ts `ticketForCompany`): the connection's area's people get
+ * the customer's answer, the bot stays out. With `closeTicket` a ticket closed moments ago takes the
+ * message and stays closed.
+ */
+async function contactTicket(s: Services, caller: ApiCaller, to: { number: string; isGroup: boolean }, keepClosed: boolean) {
+  return withTransaction(s, async (tx, hooks) => {
+    const w = within(s, tx, caller.companyId, hooks);
     const [contact] = await tx
       .insert(contacts)
       .values({
@@ -178,33 +184,19 @@ async function contactTicket(s: Services, caller: ApiCaller, to: { number: strin
         set: { updatedAt: sql`${contacts.updatedAt}` },
       })
       .returning();
-    const { ticket } = await ticketForInbound(q, { id: contact.id, isGroup: contact.isGroup }, caller.whatsappId, true);
+    const { ticket } = await ticketForCompany(w, contact, { author: null, whatsappId: caller.whatsappId }, { keepClosed });
     return { contact, ticket };
   });
 }
 
-/** The ticket resolved by the API (behaviours: optionally closes it): no user, no rating asked. */
+/** The ticket resolved by the API (behaviours: optionally closes it): nobody's resolve, no rating, no completion text. */
 async function closeTicket(s: Services, companyId: number, ticketId: number) {
-  await withTransaction(s.db, async (tx, { afterCommit }) => {
-    const q = scoped(tx, companyId);
-    const before = await q.tickets.lockById(ticketId);
+  await withTransaction(s, async (tx, hooks) => {
+    const w = within(s, tx, companyId, hooks);
+    const before = await w.q.tickets.lockById(ticketId);
     if (!before || before.status === "closed") return;
-    const after = await q.tickets.update(ticketId, {
-      status: "closed",
-      useIntegration: false,
-      promptId: null,
-      integrationId: null,
-      automationDone: [],
-      chatbot: false,
-      queueOptionId: null,
-    });
-    if (!after) return;
-    await tx
-      .update(ticketTracking)
-      .set({ finishedAt: new Date(), updatedAt: new Date() })
-      .where(q.ticketTracking.where(eq(ticketTracking.ticketId, ticketId), isNull(ticketTracking.finishedAt)));
-    const change = await ticketChangeBroadcast(s, q, before, after);
-    afterCommit(change.emit);
+    // the customer's answer still reaches the area the API's message went to
+    await resolve(w, before, null, { keepCompanyStart: true });
   });
 }
 
@@ -235,22 +227,18 @@ export async function sendExternal(
     // outside a Cloud API customer's window nothing is recorded, not even the contact or its ticket
     const window = await assertWindowOpen(s.db, caller.companyId, caller.whatsappId, to.number);
     if (window.applies) assertCloudLength(input.body, { caption: input.files.length > 0 });
-    const { contact, ticket } = await contactTicket(s, caller, to);
+    const { contact, ticket } = await contactTicket(s, caller, to, input.closeTicket);
     const body = fillTemplate(input.body, { name: contact.name, email: contact.email ?? "", ticketId: ticket.id });
     const clientId = idempotencyKey ? `api:${idempotencyKey}` : undefined;
-    if (input.files.length === 0) {
-      await sendToTicket(s, caller.companyId, ticket, { body, userId: null, clientId });
-    } else {
-      for (const [i, media] of input.files.entries()) {
-        unsent.delete(media);
-        await sendToTicket(s, caller.companyId, ticket, {
-          body: i === 0 ? body : "",
-          media,
-          userId: null,
-          clientId: clientId && (i === 0 ? clientId : `${clientId}:${i}`),
-        });
-      }
-    }
+    // the company's answer, by the one door every answer takes (core §4 checks, record first)
+    await answerTicket(
+      s,
+      caller.companyId,
+      asCompany,
+      ticket.id,
+      { body, quotedId: null, sign: false, clientId, files: input.files },
+      { onHandOver: (file) => unsent.delete(file) },
+    );
     if (input.closeTicket) await closeTicket(s, caller.companyId, ticket.id);
     const answer: z.infer<typeof ExternalSendResponse> = { mensagem: SENT_TEXT, ticket_uuid: ticket.uuid };
     if (claimId !== null)

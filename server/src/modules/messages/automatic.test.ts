@@ -61,9 +61,9 @@ const jobsOf = (companyId: number) =>
 
 /** What a cause's transaction does: its change (here the ticket's last message), then the messages it causes. */
 function cause(w: Awaited<ReturnType<typeof world>>, texts: string[], fail = false) {
-  return withTransaction(db(), async (tx, { afterCommit }) => {
+  return withTransaction(s(), async (tx, { publish }) => {
     await tx.execute(sql`update tickets set last_message = 'changed' where id = ${w.ticket.id}`);
-    const rows = await queueAutomatic(s(), tx, afterCommit, w.companyId, w.ticket, texts);
+    const rows = await queueAutomatic({ tx, publish }, w.companyId, w.ticket, texts);
     if (fail) throw new Error("the cause failed after recording");
     return rows;
   });
@@ -128,7 +128,7 @@ describe("automatic messages: recorded with their cause, sent by a job", () => {
     const fake = fakeDriver();
     useDriver(fake.driver);
     // recorded with the job, not run yet: the run below is the one measured
-    await withTransaction(db(), (tx) => queueAutomatic(s(), tx, () => undefined, w.companyId, w.ticket, ["Hola"]));
+    await withTransaction(db(), (tx) => queueAutomatic({ tx, publish: async () => undefined }, w.companyId, w.ticket, ["Hola"]));
     const [job] = await jobsOf(w.companyId);
     const client = (db() as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client;
     const statements = vi.spyOn(client, "query");

@@ -2,7 +2,8 @@ import type { Services } from "../../context.js";
 import type { Tx } from "../../db/client.js";
 import { sql } from "drizzle-orm";
 import { jobs, messages, type tickets } from "../../db/schema/index.js";
-import type { AfterCommit } from "../../db/tx.js";
+import type { TxHooks } from "../../db/tx.js";
+import type { DomainEvent } from "../../events/index.js";
 import { deliverMessagesJob } from "../../jobs/durable/deliver-messages.js";
 import { JOB_DEFAULTS } from "../../jobs/durable/kind.js";
 import { rowsOf } from "../../lib/rate-limit.js";
@@ -10,6 +11,8 @@ import { runJobNow } from "../../jobs/durable/run.js";
 import { automaticValues } from "./send.js";
 
 type TicketRow = typeof tickets.$inferSelect;
+/** A transaction under way with the services and its `publish` (db/tx.ts). */
+export type InTransaction = { tx: Tx; publish: TxHooks<DomainEvent>["publish"] };
 
 /**
  * Automatic messages (greetings, transfer and expiry notices, the rating's reply, the bot's texts),
@@ -19,9 +22,7 @@ type TicketRow = typeof tickets.$inferSelect;
  * lane (`registerAutomaticDelivery`), so the customer does not wait for a runner's round.
  */
 export async function queueAutomatic(
-  s: Services,
-  tx: Tx,
-  afterCommit: AfterCommit,
+  { tx, publish }: InTransaction,
   companyId: number,
   ticket: TicketRow,
   bodies: string[],
@@ -39,7 +40,7 @@ export async function queueAutomatic(
       on conflict do nothing returning id)
     select (select array_agg(m.id order by m.id) from m) as ids, (select j.id from j) as job_id`);
   const [{ ids, job_id: jobId }] = rowsOf<{ ids: number[]; job_id: number | null }>(result);
-  if (jobId !== null) await s.events.within(tx, afterCommit, { type: "automatic.queued", companyId, ticketId: ticket.id, jobId });
+  if (jobId !== null) await publish({ type: "automatic.queued", companyId, ticketId: ticket.id, jobId });
   // ids follow the values' order (one statement, one sequence)
   return values.map((v, i) => ({ ...v, id: Number(ids[i]) }));
 }

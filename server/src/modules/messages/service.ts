@@ -12,11 +12,11 @@ import { type Outgoing, type StoredMedia, driverOfTicket, quotableMessage, sendT
 type TicketRow = typeof tickets.$inferSelect;
 
 /**
- * Who writes. A `user` (the route's caller; a scheduled message acts as its author) goes by every
- * rule of core §6: sees what the user sees, answers only their own open tickets unless staff, is
- * held off by the chatbot unless staff, signs when allowed. The `company` (an external API token,
- * an automation acting for nobody in particular) has no user to check: it goes by staff's rules,
- * any ticket of the company but only an open one, never signs, and its messages carry no user.
+ * Who writes. A `user` (the route's caller) goes by every rule of core §6: sees what the user sees,
+ * answers only their own open tickets unless staff, is held off by the chatbot unless staff, signs when
+ * allowed. The `company` (an external API token) has no user to check: it writes to the ticket the
+ * company's door made ready for it (modules/tickets/openings.ts `ticketForCompany`: live, or closed
+ * for a "send and close"), never signs, and its messages carry no user.
  */
 export type Actor = { kind: "user"; user: Principal } | { kind: "company" };
 
@@ -41,6 +41,8 @@ export const viewerOf = (q: Scoped, actor: Actor): Promise<Viewer> =>
 /** The checks of writing to a ticket (core §4, §6): visible, not the bot's, open, and the writer's own or staff's. */
 export async function writableTicket(q: Scoped, viewer: Viewer, ticketId: number): Promise<TicketRow> {
   const ticket = await visibleTicket(q, viewer, { id: ticketId });
+  // the company's own door already chose and prepared the ticket (openings.ts): any state is its to write to
+  if (viewer === companyViewer) return ticket;
   // the bot's conversation is read-only to agents until it lets go (issue 26)
   assertNotHeldByBot(viewer, ticket);
   if (ticket.status !== "open" || (ticket.userId !== viewer.id && !isStaff(viewer))) throw new AppError("ERR_TICKET_NOT_OPEN");

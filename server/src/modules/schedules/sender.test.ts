@@ -51,7 +51,7 @@ async function overdue(w: BotCompany, contactId: number, over: Partial<typeof sc
 }
 
 describe("schedule sends", () => {
-  it("sends an overdue schedule once, late, through a ticket opened as an inbound message would", async () => {
+  it("sends an overdue schedule once, late, through a ticket opened for its author (the company's conversation)", async () => {
     const { w, contact, sent } = await setup();
     const events = listen();
     const row = await overdue(w, contact.id);
@@ -71,7 +71,14 @@ describe("schedule sends", () => {
       .select()
       .from(tickets)
       .where(eq(tickets.id, after.ticketId as number));
-    expect(ticket).toMatchObject({ contactId: contact.id, whatsappId: w.whatsappId, status: "pending" });
+    // the author's conversation: the customer's answer reaches them, not the bot (docs/ticket-lifecycle.md)
+    expect(ticket).toMatchObject({
+      contactId: contact.id,
+      whatsappId: w.whatsappId,
+      status: "open",
+      userId: w.session.userId,
+      startedByCompany: true,
+    });
     const changes = events.on(Events.schedule(w.companyId)) as { record: ScheduleView }[];
     expect(changes.at(-1)?.record).toMatchObject({ id: row.id, status: "ENVIADA", late: true });
   });

@@ -5,11 +5,12 @@ import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { outgoingMessageId } from "../../channels/driver.js";
 import type { Services } from "../../context.js";
 import { scoped } from "../../db/scoped.js";
-import { messages, schedules, users } from "../../db/schema/index.js";
+import { messages, schedules } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
 import { AppError } from "../../lib/app-error.js";
 import { fillTemplate } from "../../lib/template.js";
-import { ticketForInbound } from "../../pipeline/ticket.js";
+import { ticketForCompany } from "../tickets/openings.js";
+import { within } from "../tickets/transitions.js";
 import { deliverQueued, mediaTypeOf } from "../messages/send.js";
 import type { ScheduleRow } from "./presenter.js";
 import { presentRows } from "./queries.js";
@@ -136,17 +137,18 @@ async function record(s: Services, row: ScheduleRow, now: Date): Promise<number 
   if (!(await s.sessions.driverFor(row.companyId, whatsappId))) return "no-session";
   const mediaPath = await copyMedia(s, row);
   try {
-    return await withTransaction(s.db, async (tx) => {
-      const t = scoped(tx, row.companyId);
+    return await withTransaction(s, async (tx, hooks) => {
+      const w = within(s, tx, row.companyId, hooks);
+      const t = w.q;
       const [mine] = await tx.select().from(schedules).where(stillOurs(row)).for("update");
       if (!mine) return null;
-      const { ticket } = await ticketForInbound(t, { id: contact.id, isGroup: contact.isGroup }, whatsappId);
-      const [author] = row.userId
-        ? await tx
-            .select({ name: users.name })
-            .from(users)
-            .where(t.users.where(eq(users.id, row.userId)))
-        : [];
+      // a message the company starts: the conversation is its author's (openings.ts), never the bot's
+      const author = row.userId ? await t.users.findById(row.userId) : null;
+      const { ticket } = await ticketForCompany(
+        w,
+        { id: contact.id, isGroup: contact.isGroup },
+        { author: author ? { id: author.id } : null, whatsappId },
+      );
       const body = fillTemplate(row.body, {
         name: contact.name,
         email: contact.email ?? "",

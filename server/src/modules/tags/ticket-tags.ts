@@ -17,7 +17,7 @@ export type TagChange = (q: Scoped, viewer: Viewer, ticket: TicketRow) => Promis
  * ticket (the chat's tag picker, /tags/sync, and the kanban's moves share it).
  */
 export function changeTicketTags(ctx: RequestCtx, ticketId: number, change: TagChange): Promise<TicketView> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     const viewer = await loadViewer(q, ctx.user);
     const ticket = await visibleTicket(q, viewer, { id: ticketId });
@@ -31,8 +31,8 @@ export function changeTicketTags(ctx: RequestCtx, ticketId: number, change: TagC
       .set({ updatedAt: ticket.updatedAt })
       .where(q.tickets.where(eq(tickets.id, ticket.id)))
       .returning();
-    const broadcast = await ticketChangeBroadcast(ctx, q, ticket, updated);
-    afterCommit(broadcast.emit);
+    const broadcast = await ticketChangeBroadcast(q, ticket, updated);
+    await publish(broadcast.event);
     return broadcast.view;
   });
 }

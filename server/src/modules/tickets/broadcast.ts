@@ -1,5 +1,5 @@
 import type { TicketView } from "@charla/contracts";
-import type { Services } from "../../context.js";
+import type { DomainEvent } from "../../events/index.js";
 import type { Scoped } from "../../db/scoped.js";
 import type { tickets } from "../../db/schema/index.js";
 import { ticketAudience } from "../../policies/tickets.js";
@@ -11,22 +11,18 @@ type Facts = Pick<TicketRow, "userId" | "queueId" | "status" | "chatbot" | "what
 
 /**
  * What to tell whom after a ticket changed: `update` to everyone who may see it now, `delete` to those
- * who could see it before and no longer can (their lists drop it). Computed inside the transaction,
- * emitted after commit by the returned function.
+ * who could see it before and no longer can (their lists drop it). Computed inside the transaction, for
+ * its `publish` (db/tx.ts), which sends it once the change is committed.
  */
 export async function ticketChangeBroadcast(
-  s: Services,
   q: Scoped,
   before: Facts | null,
   after: TicketRow,
-): Promise<{ view: TicketView; emit: () => void }> {
+): Promise<{ view: TicketView; event: DomainEvent<"ticket.changed"> }> {
   const [[{ view, audience: now }], then] = await gather(q.db, [
     () => presentTicketsWithAudience(q, [after]),
     () => (before ? ticketAudience(q, before) : Promise.resolve([])),
   ]);
   const lost = then.filter((id) => !now.includes(id));
-  return {
-    view,
-    emit: () => s.events.publish({ type: "ticket.changed", companyId: q.companyId, ticket: view, audience: now, lost }),
-  };
+  return { view, event: { type: "ticket.changed", companyId: q.companyId, ticket: view, audience: now, lost } };
 }

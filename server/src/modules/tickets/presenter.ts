@@ -78,6 +78,7 @@ type BotStateColumn =
   | "awaitingRating"
   | "ratingAsks"
   | "botAnsweredMessageId"
+  | "startedByCompany"
   | "automationDone";
 export type TicketRelations = Omit<Joined, "ticket" | "candidates">;
 

@@ -7,17 +7,16 @@ import {
   V,
   can,
 } from "@charla/contracts";
-import { desc, eq, inArray, isNull, ne } from "drizzle-orm";
+import { eq, inArray, isNull, ne } from "drizzle-orm";
 import type { z } from "zod";
 import type { RequestCtx } from "../../context.js";
 import { type Scoped, scoped } from "../../db/scoped.js";
-import { queues, tickets, ticketTracking, users, whatsapps } from "../../db/schema/index.js";
+import { queues, tickets, users, whatsapps } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { assertNotHeldByBot, canSeeTicket, ticketAudience } from "../../policies/tickets.js";
-import { queueAutomatic } from "../messages/automatic.js";
-import { asksRating, automaticMessageOf } from "./automatic-messages.js";
-import { ticketChangeBroadcast } from "./broadcast.js";
+import { ticketView } from "./queries.js";
+import { accept, changeFields, openByAgent, reopenByAgent, resolve, returnToQueue, transfer, within } from "./transitions.js";
 import { type Viewer, isStaff, loadViewer } from "./viewer.js";
 
 type TicketRow = typeof tickets.$inferSelect;
@@ -100,8 +99,9 @@ export async function createTicket(ctx: RequestCtx, input: CreateInput): Promise
   if (!input.queueId && !can(ctx.user, "tickets.no-queue"))
     throw new AppError("ERR_VALIDATION", { issues: [{ path: "queueId", message: V.queueRequired }] });
   if (input.userId && input.userId !== ctx.user.id && !can(ctx.user, "tickets.transfer")) throw new AppError("ERR_NO_PERMISSION");
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
-    const q = scoped(tx, ctx.companyId);
+  return withTransaction(ctx, async (tx, hooks) => {
+    const w = within(ctx, tx, ctx.companyId, hooks);
+    const q = w.q;
     const viewer = await loadViewer(q, ctx.user);
     const contact = found(await q.contacts.findById(input.contactId), "ERR_NO_CONTACT_FOUND");
     await assertQueue(q, input.queueId);
@@ -111,32 +111,20 @@ export async function createTicket(ctx: RequestCtx, input: CreateInput): Promise
     await assertUser(q, input.userId);
     const whatsappId = await connectionFor(q, input.whatsappId, viewer);
     const userId = input.userId ?? ctx.user.id;
-    const [row] = await tx
-      .insert(tickets)
-      .values({
-        companyId: ctx.companyId,
-        contactId: contact.id,
-        whatsappId,
-        queueId: input.queueId ?? null,
-        userId,
-        status: "open",
-        isGroup: contact.isGroup,
-      })
-      .onConflictDoNothing()
-      .returning();
-    if (!row) throw (await otherOpenTicket(q, viewer, contact.id, whatsappId, 0)) ?? new AppError("ERR_CREATING_TICKET");
-    const now = new Date();
-    await q.ticketTracking.insert({ ticketId: row.id, whatsappId, queueId: row.queueId, userId, queuedAt: now, startedAt: now });
-    const change = await ticketChangeBroadcast(ctx, q, null, row);
-    afterCommit(change.emit);
-    return change.view;
+    const opened = await openByAgent(w, {
+      contactId: contact.id,
+      whatsappId,
+      queueId: input.queueId ?? null,
+      userId,
+      isGroup: contact.isGroup,
+    });
+    if (!opened) throw (await otherOpenTicket(q, viewer, contact.id, whatsappId, 0)) ?? new AppError("ERR_CREATING_TICKET");
+    return opened.view;
   });
 }
 
-type Change = {
-  kind: "accept" | "return" | "resolve" | "reopen" | "transfer" | "fields";
-  patch: Partial<TicketRow>;
-};
+type Kind = "accept" | "return" | "resolve" | "reopen" | "transfer" | "fields";
+type Target = { queueId: number | null; whatsappId: number | null; userId: number | null };
 
 const ALLOWED: Record<TicketStatus, TicketStatus[]> = {
   pending: ["open", "closed"],
@@ -145,7 +133,7 @@ const ALLOWED: Record<TicketStatus, TicketStatus[]> = {
 };
 
 /** Which transition of core §4 a request asks for, checked against the viewer's rights. */
-function decide(ctx: RequestCtx, viewer: Viewer, t: TicketRow, input: UpdateInput): Change {
+function decide(ctx: RequestCtx, viewer: Viewer, t: TicketRow, input: UpdateInput): { kind: Kind; to?: Target } {
   const me = viewer.id;
   const transfer =
     (input.queueId !== undefined && input.queueId !== t.queueId) ||
@@ -154,87 +142,37 @@ function decide(ctx: RequestCtx, viewer: Viewer, t: TicketRow, input: UpdateInpu
   if (transfer) {
     if (!can(ctx.user, "tickets.transfer")) throw new AppError("ERR_NO_PERMISSION");
     if (t.status === "closed") throw new AppError("ERR_INVALID_TRANSITION");
-    const userId = input.userId ?? null;
     return {
       kind: "transfer",
-      patch: {
+      to: {
         queueId: input.queueId === undefined ? t.queueId : input.queueId,
         whatsappId: input.whatsappId ?? t.whatsappId,
-        userId,
-        status: userId ? "open" : "pending",
-        chatbot: false,
+        userId: input.userId ?? null,
       },
     };
   }
   const target = (input.status ?? t.status) as TicketStatus;
-  if (target === t.status) return { kind: "fields", patch: {} };
+  if (target === t.status) return { kind: "fields" };
   if (!ALLOWED[t.status as TicketStatus].includes(target)) throw new AppError("ERR_INVALID_TRANSITION");
-  if (target === "closed")
-    return {
-      kind: "resolve",
-      patch: {
-        status: "closed",
-        userId: me,
-        useIntegration: false,
-        promptId: null,
-        integrationId: null,
-        automationDone: [],
-        chatbot: false,
-        queueOptionId: null,
-      },
-    };
-  if (target === "pending") return { kind: "return", patch: { status: "pending", userId: null } };
-  // an agent taking the ticket stops the bot (behaviours: Option tree)
-  if (t.status === "pending")
-    return { kind: "accept", patch: { status: "open", userId: me, chatbot: false, queueOptionId: null } };
-  // a reopened ticket no longer waits for its rating
-  return { kind: "reopen", patch: { status: "open", userId: me, awaitingRating: false, ratingAsks: 0 } };
+  if (target === "closed") return { kind: "resolve" };
+  if (target === "pending") return { kind: "return" };
+  return { kind: t.status === "pending" ? "accept" : "reopen" };
 }
 
-async function currentEpisode(q: Scoped, ticketId: number) {
-  const [row] = await q.db
-    .select()
-    .from(ticketTracking)
-    .where(q.ticketTracking.where(eq(ticketTracking.ticketId, ticketId), isNull(ticketTracking.finishedAt)))
-    .orderBy(desc(ticketTracking.id))
-    .limit(1);
-  return row ?? null;
-}
-
-/** Tracking records (behaviours: ticket tracking): one episode per queued → started → finished run. */
-async function track(q: Scoped, before: TicketRow, after: TicketRow, kind: Change["kind"], me: number) {
-  const now = new Date();
-  const episode = await currentEpisode(q, before.id);
-  const base = { whatsappId: after.whatsappId, queueId: after.queueId };
-  if (kind === "reopen" || !episode) {
-    if (kind === "fields") return;
-    await q.ticketTracking.insert({
-      ticketId: after.id,
-      ...base,
-      userId: after.userId,
-      queuedAt: now,
-      startedAt: after.status === "open" ? now : null,
-      finishedAt: after.status === "closed" ? now : null,
-    });
-    return;
-  }
-  const patch =
-    kind === "accept"
-      ? { ...base, userId: me, startedAt: now }
-      : kind === "return"
-        ? { ...base, userId: null, startedAt: null }
-        : kind === "resolve"
-          ? { ...base, userId: me, finishedAt: now }
-          : kind === "transfer"
-            ? { ...base, userId: after.userId, startedAt: after.userId ? (episode.startedAt ?? now) : null }
-            : base;
-  await q.ticketTracking.update(episode.id, patch);
+/** The automation pointers a request may set on a live ticket (core §7: cleared when closing). */
+function automationFields(t: TicketRow, input: UpdateInput): Partial<TicketRow> {
+  return {
+    useIntegration: input.useIntegration ?? t.useIntegration,
+    promptId: input.promptId === undefined ? t.promptId : input.promptId,
+    integrationId: input.integrationId === undefined ? t.integrationId : input.integrationId,
+  };
 }
 
 /** PUT /tickets/{id}: every transition of core §4, under a row lock so two agents cannot both accept. */
 export async function updateTicket(ctx: RequestCtx, id: number, input: UpdateInput): Promise<TicketView> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
-    const q = scoped(tx, ctx.companyId);
+  return withTransaction(ctx, async (tx, hooks) => {
+    const w = within(ctx, tx, ctx.companyId, hooks);
+    const q = w.q;
     const viewer = await loadViewer(q, ctx.user);
     const t = await q.tickets.lockById(id);
     if (!t) throw new AppError("ERR_NO_TICKET_FOUND");
@@ -252,69 +190,38 @@ export async function updateTicket(ctx: RequestCtx, id: number, input: UpdateInp
     if (!isStaff(viewer) && t.status === "open" && t.userId !== viewer.id) throw new AppError("ERR_NO_PERMISSION");
     // the bot's conversation is read-only to agents until it lets go (issue 26); staff may take over
     assertNotHeldByBot(viewer, t);
-    const change = decide(ctx, viewer, t, input);
-    await assertQueue(q, change.patch.queueId);
-    await assertUser(q, change.patch.userId);
-    if (change.patch.whatsappId && change.patch.whatsappId !== t.whatsappId)
-      found(await q.whatsapps.findById(change.patch.whatsappId), "ERR_NO_WAPP_FOUND");
-
-    const closing = change.patch.status === "closed";
-    // the rating question goes out after the commit; the ticket waits for its answer from now on
-    const rating = change.kind === "resolve" && (await asksRating(q, t));
-    const patch: Partial<TicketRow> = {
-      ...change.patch,
-      ...(rating ? { awaitingRating: true, ratingAsks: 1 } : {}),
-      ...(closing
-        ? {}
-        : {
-            useIntegration: input.useIntegration ?? t.useIntegration,
-            promptId: input.promptId === undefined ? t.promptId : input.promptId,
-            integrationId: input.integrationId === undefined ? t.integrationId : input.integrationId,
-          }),
-    };
-    if (change.kind === "fields" && !fieldsChanged(t, patch)) return ticketChangeBroadcast(ctx, q, t, t).then((b) => b.view);
+    const { kind, to } = decide(ctx, viewer, t, input);
+    if (to) {
+      await assertQueue(q, to.queueId);
+      await assertUser(q, to.userId);
+      if (to.whatsappId && to.whatsappId !== t.whatsappId) found(await q.whatsapps.findById(to.whatsappId), "ERR_NO_WAPP_FOUND");
+    }
     // a live ticket elsewhere for this contact must be named before the update: the unique index
     // would refuse it too, but its error aborts the transaction and nothing could be read after it
-    const becomesLive = patch.status === "open" || patch.status === "pending";
-    const whatsappId = patch.whatsappId === undefined ? t.whatsappId : patch.whatsappId;
-    if (becomesLive && (t.status === "closed" || whatsappId !== t.whatsappId)) {
+    const whatsappId = to ? to.whatsappId : t.whatsappId;
+    if ((kind === "reopen" || kind === "transfer") && (t.status === "closed" || whatsappId !== t.whatsappId)) {
       const other = await otherOpenTicket(q, viewer, t.contactId, whatsappId, t.id);
       if (other) throw other;
     }
-    const updated = await q.tickets.update(t.id, patch);
-    if (!updated) throw new AppError("ERR_NO_TICKET_FOUND");
-    if (change.kind !== "fields") await track(q, t, updated, change.kind, viewer.id);
-
-    const broadcast = await ticketChangeBroadcast(ctx, q, t, updated);
-    afterCommit(broadcast.emit);
-    if (change.kind === "transfer" && updated.userId && updated.userId !== viewer.id) {
-      const toUserId = updated.userId;
-      afterCommit(() =>
-        ctx.events.publish({ type: "ticket.transferred", companyId: ctx.companyId, ticket: broadcast.view, toUserId }),
-      );
-    }
-    // recorded with the change and sent after its commit; a failed send shows on the message, never on the change
-    const body = await automaticMessageFor(ctx, q, change.kind, updated);
-    if (body) await queueAutomatic(ctx, tx, afterCommit, ctx.companyId, updated, [body]);
-    return broadcast.view;
+    const me = { id: viewer.id, name: ctx.user.name };
+    if (kind === "resolve") return (await resolve(w, t, me)).view;
+    // the automation pointers ride along with any change that leaves the ticket live
+    const fields = automationFields(t, input);
+    if (kind === "fields") return fieldsChanged(t, fields) ? (await changeFields(w, t, fields)).view : ticketView(q, t);
+    if (kind === "accept") return (await accept(w, t, me, fields)).view;
+    if (kind === "return") return (await returnToQueue(w, t, fields)).view;
+    if (kind === "reopen") return (await reopenByAgent(w, t, me, fields)).view;
+    return (await transfer(w, t, to as Target, me, fields)).view;
   });
-}
-
-/** The accept, transfer and resolve messages of core §4 and the behaviours file, if the ticket has one. */
-async function automaticMessageFor(ctx: RequestCtx, q: Scoped, kind: Change["kind"], t: TicketRow) {
-  if (kind !== "accept" && kind !== "transfer" && kind !== "resolve") return null;
-  // a transfer names its new agent; accept and resolve the agent acting
-  const agent = kind === "transfer" ? (t.userId ? await q.users.findById(t.userId) : null) : ctx.user;
-  return automaticMessageOf(q, kind, t, agent);
 }
 
 /** DELETE /tickets/{id} (admin): everyone who saw it drops it. */
 export async function deleteTicket(ctx: RequestCtx, id: number): Promise<void> {
-  await withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  await withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     const t = found(await q.tickets.lockById(id), "ERR_NO_TICKET_FOUND");
     const audience = await ticketAudience(q, t);
     await q.tickets.delete(t.id);
-    afterCommit(() => ctx.events.publish({ type: "ticket.deleted", companyId: ctx.companyId, ticketId: t.id, audience }));
+    await publish({ type: "ticket.deleted", companyId: ctx.companyId, ticketId: t.id, audience });
   });
 }

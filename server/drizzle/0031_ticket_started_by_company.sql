@@ -1,0 +1,1 @@
+ALTER TABLE "tickets" ADD COLUMN "started_by_company" boolean DEFAULT false NOT NULL;
