@@ -73,8 +73,12 @@ export async function lifecycleWorld(t: TestApp, connection: Record<string, unkn
       const open = await states.open();
       const res = await call(pedro.session, "PUT", `/tickets/${open?.id}`, { status: "closed" });
       expect(res.statusCode, res.body).toBe(200);
+      // María rates it (userRating is on): her next message is a message, not an answer to the question
+      await maria.say("3");
       await resolvedAgo(open?.id as number, 5 * 60_000);
-      return ticket();
+      const rated = await ticket();
+      expect(rated).toMatchObject({ id: open?.id, status: "closed", awaitingRating: false });
+      return rated;
     },
     resolvedDaysAgo: async () => {
       const open = await states.open();
