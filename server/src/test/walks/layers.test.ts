@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import * as schema from "../../db/schema/index.js";
 import { importCircles, importEdges, productSources, upwardEdges } from "./import-graph.js";
 import { type Allowed, type TenantTable, rawHandleOffences } from "./raw-handle.js";
+import { TICKET_OWNERS, ticketWriteOffences } from "./ticket-owner.js";
 
 /**
  * The layers of style.md, read from the source (issue 27 point 7): the lower folders never import
@@ -118,6 +119,25 @@ describe("layers of server/src", () => {
     const { offences, slack } = rawHandleOffences(sources, tenant, ALLOWED_UNSCOPED);
     printDone(slack);
     expect(offences, "scope the statement (q.<table>.where, a companyId condition) or list it with its reason").toEqual([]);
+  });
+
+  it("writes a ticket's status and its tracking episodes only in the ticket lifecycle's files (issue 40)", () => {
+    const sources = files.map((file) => ({ file, source: read(file) }));
+    for (const owner of Object.keys(TICKET_OWNERS)) expect(files, `${owner} is gone: update the owners`).toContain(owner);
+    const offences = ticketWriteOffences(sources).map((o) => `${o.file}:${o.line} writes ${o.what}: ${o.text}`);
+    expect(offences, "change a ticket through modules/tickets/transitions.ts (or openings.ts)").toEqual([]);
+  });
+
+  it("catches a ticket closed, or an episode written, by hand outside them", () => {
+    const file = "modules/tags/service.ts";
+    const forged = `${read(file)}
+export const closeByHand = (q: Scoped, id: number) => q.tickets.update(id, { status: "closed" });
+export const trackByHand = (tx: Tx) => tx.update(ticketTracking).set({ finishedAt: new Date() });
+// a comment naming q.tickets.update(id, { status: "open" }) is no write
+`;
+    const offences = ticketWriteOffences([{ file, source: forged }]);
+    expect(offences.map((o) => o.what).sort()).toEqual(["status", "tracking"]);
+    expect(ticketWriteOffences([{ file: "modules/tickets/transitions.ts", source: forged }])).toEqual([]);
   });
 
   it("fails a route that reads tickets on the raw handle, through the same rule and lists", () => {
