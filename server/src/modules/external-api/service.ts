@@ -13,7 +13,7 @@ import {
   V,
   storableText,
 } from "@charla/contracts";
-import { and, count, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, isNull, lt, or } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
 import type { z } from "zod";
 import type { Services } from "../../context.js";
@@ -26,6 +26,7 @@ import { fillTemplate } from "../../lib/template.js";
 import { extensionOf } from "../../pipeline/media.js";
 import { ticketForCompany } from "../tickets/openings.js";
 import { resolve, within } from "../tickets/transitions.js";
+import { findOrCreateContact } from "../contacts/find-or-create.js";
 import { findContactView } from "../contacts/queries.js";
 import { assertCloudLength, assertWindowOpen } from "../cloud/window.js";
 import { driverError, type StoredMedia } from "../messages/send.js";
@@ -169,21 +170,11 @@ async function recipient(s: Services, caller: ApiCaller, number: string): Promis
 async function contactTicket(s: Services, caller: ApiCaller, to: { number: string; isGroup: boolean }, keepClosed: boolean) {
   return withTransaction(s, async (tx, hooks) => {
     const w = within(s, tx, caller.companyId, hooks);
-    const [contact] = await tx
-      .insert(contacts)
-      .values({
-        companyId: caller.companyId,
-        number: to.number,
-        name: to.number,
-        isGroup: to.isGroup,
-        whatsappId: caller.whatsappId,
-      })
-      .onConflictDoUpdate({
-        target: [contacts.companyId, contacts.number],
-        targetWhere: sql`${contacts.number} <> ''`,
-        set: { updatedAt: sql`${contacts.updatedAt}` },
-      })
-      .returning();
+    const contact = await findOrCreateContact(
+      w.q,
+      { number: to.number, name: to.number, isGroup: to.isGroup, whatsappId: caller.whatsappId },
+      "keep",
+    );
     const { ticket } = await ticketForCompany(w, contact, { author: null, whatsappId: caller.whatsappId }, { keepClosed });
     return { contact, ticket };
   });
@@ -268,33 +259,19 @@ export async function shareContact(
   if (input.company_id && input.company_id !== caller.companyId)
     throw new AppError("ERR_VALIDATION", { issues: [{ path: "company_id", message: V.invalid }] });
   const number = input.number.replace(/@g\.us$/, "");
-  return withTransaction(s.db, async (tx, { afterCommit }) => {
+  return withTransaction(s, async (tx, { publish }) => {
     const q = scoped(tx, caller.companyId);
-    const [existing] = await tx
-      .select({ id: contacts.id })
-      .from(contacts)
-      .where(q.contacts.where(eq(contacts.number, number)));
-    const [row] = await tx
-      .insert(contacts)
-      .values({ companyId: caller.companyId, number, name: input.name, email: input.email ?? "" })
-      .onConflictDoUpdate({
-        target: [contacts.companyId, contacts.number],
-        targetWhere: sql`${contacts.number} <> ''`,
-        set: { name: input.name, ...(input.email ? { email: input.email } : {}), updatedAt: new Date() },
-      })
-      .returning();
+    const row = await findOrCreateContact(q, { number, name: input.name, email: input.email ?? "" }, "overwrite");
     const view = found(await findContactView(q, row.id), "ERR_NO_CONTACT_FOUND");
-    afterCommit(() =>
-      s.events.publish({
-        type: "record.changed",
-        companyId: caller.companyId,
-        audience: "company",
-        area: "contact",
-        change: { action: existing ? "update" : "create", contact: view },
-      }),
-    );
+    await publish({
+      type: "record.changed",
+      companyId: caller.companyId,
+      audience: "company",
+      area: "contact",
+      change: { action: row.inserted ? "create" : "update", contact: view },
+    });
     return {
-      mensagem: existing ? "Contacto actualizado" : "Contacto creado",
+      mensagem: row.inserted ? "Contacto creado" : "Contacto actualizado",
       contact: { id: row.id, name: row.name, number: row.number, email: row.email ?? "" },
     };
   });
