@@ -5,7 +5,8 @@ export default defineConfig({
   test: {
     include: ["**/*.e2e.ts"],
     testTimeout: 60_000,
-    hookTimeout: 120_000,
+    // starting a server on a busy machine can take minutes (support/server.ts waits for it to answer)
+    hookTimeout: 600_000,
     // a poll ends as soon as its condition holds; Vitest's own 1 s bound broke on a busy machine (a
     // second tab's cold load of the campaign report took longer in CI). Polls that set their own keep it
     expect: { poll: { timeout: 30_000 } },

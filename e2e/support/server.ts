@@ -55,8 +55,15 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     output += d;
   });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
+  // a busy machine may take minutes to start it (migrations, the seed, the first compile of the
+  // statements): wait for it to answer or to die, and say which; only a server silent for ten
+  // minutes is given up on, with its output
+  const deadline = Date.now() + 600_000;
+  for (;;) {
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`server did not answer /healthz in 10 minutes:\n${output}`);
+    }
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
     try {
       const res = await fetch(`${url}/healthz`);
