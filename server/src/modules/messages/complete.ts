@@ -2,6 +2,7 @@ import { Ack, type MessageView } from "@charla/contracts";
 import { and, eq, getTableColumns, ne, type SQL, sql } from "drizzle-orm";
 import type { Sent } from "../../channels/driver.js";
 import type { Services } from "../../context.js";
+import type { DomainEvent } from "../../events/index.js";
 import { type Scoped, scoped } from "../../db/scoped.js";
 import { messages, tickets } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
@@ -80,7 +81,7 @@ async function completeUnderOurId(
   const { completedAck, ...after } = updated;
   if (completedAck === null) throw new AppError("ERR_NO_MESSAGE_FOUND");
   const done: MessageRow = { ...row, channelContent: sent.content ?? null, ack: completedAck, ackError: null, updatedAt: now };
-  return announceIn(s, q, companyId, after, done, (fn) => fn());
+  return announceCommitted(s, q, companyId, after, done);
 }
 
 /**
@@ -96,7 +97,7 @@ async function completeUnderDriverId(
   ack: SQL,
   lastMessage: string,
 ): Promise<MessageView> {
-  return withTransaction(s.db, async (tx, { afterCommit }) => {
+  return withTransaction(s, async (tx, { publish }) => {
     const t = scoped(tx, companyId);
     const [echo] = await tx
       .select()
@@ -138,30 +139,30 @@ async function completeUnderDriverId(
       .set({ lastMessage, updatedAt: new Date() })
       .where(t.tickets.where(eq(tickets.id, ticket.id)))
       .returning();
-    return announceIn(s, t, companyId, updated, done, afterCommit);
+    const created = await messageCreated(t, companyId, updated, done);
+    await publish(created.event);
+    return created.view;
   });
 }
 
-/** The new message (sent or failed) and its ticket to everyone who may see the ticket, once committed. */
-export async function announceIn(
-  s: Services,
+/** The new message (sent or failed) and its ticket, as told to everyone who may see the ticket. */
+export async function messageCreated(
   t: Scoped,
   companyId: number,
   ticket: TicketRow,
   row: MessageRow,
-  afterCommit: (fn: () => void) => void,
-): Promise<MessageView> {
+): Promise<{ view: MessageView; event: DomainEvent<"message.created"> }> {
   const [messageView] = await presentMessages(t, [row]);
   const [{ view: ticketView, audience }] = await presentTicketsWithAudience(t, [ticket]);
-  afterCommit(() =>
-    s.events.publish({
-      type: "message.created",
-      companyId,
-      ticketId: ticket.id,
-      message: messageView,
-      ticket: ticketView,
-      audience,
-    }),
-  );
-  return messageView;
+  return {
+    view: messageView,
+    event: { type: "message.created", companyId, ticketId: ticket.id, message: messageView, ticket: ticketView, audience },
+  };
+}
+
+/** messageCreated for a change already committed (one statement): told at once. */
+export async function announceCommitted(s: Services, t: Scoped, companyId: number, ticket: TicketRow, row: MessageRow) {
+  const { view, event } = await messageCreated(t, companyId, ticket, row);
+  s.events.publish(event);
+  return view;
 }

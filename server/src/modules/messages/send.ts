@@ -24,7 +24,7 @@ import { fillTemplate } from "../../lib/template.js";
 import { type Fallback, fallbackTemplate } from "../cloud/fallback.js";
 import { assertCloudLength, windowOf } from "../cloud/window.js";
 import { templateFactsOf } from "../tickets/automatic-messages.js";
-import { announceIn, completeOutgoing } from "./complete.js";
+import { announceCommitted, completeOutgoing } from "./complete.js";
 import { presentMessages } from "./presenter.js";
 
 type TicketRow = typeof tickets.$inferSelect;
@@ -317,7 +317,7 @@ async function markFailed(s: Services, companyId: number, ticket: TicketRow, row
     // an ack that already said the message reached WhatsApp wins over the driver's late error
     .where(and(eq(messages.companyId, companyId), eq(messages.id, row.id), eq(messages.ack, Ack.queued)))
     .returning();
-  if (failed) await announceIn(s, scoped(s.db, companyId), companyId, ticket, failed, (fn) => fn());
+  if (failed) await announceCommitted(s, scoped(s.db, companyId), companyId, ticket, failed);
 }
 
 /**
