@@ -2,7 +2,8 @@ import type { CompanySchedulesForm, CompanySchedulesView } from "@charla/contrac
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "./client";
 
-const key = (companyId: number) => ["company-schedules", companyId] as const;
+export const companySchedulesKey = (companyId: number) => ["company-schedules", companyId] as const;
+const key = companySchedulesKey;
 
 /** The company's week and zone (core §7), used when scheduleType is "company". */
 export function useCompanySchedules(companyId: number) {

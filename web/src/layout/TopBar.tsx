@@ -5,6 +5,7 @@ import AppBar from "@mui/material/AppBar";
 import Box from "@mui/material/Box";
 import IconButton from "@mui/material/IconButton";
 import Toolbar from "@mui/material/Toolbar";
+import { CompanyZoneHint } from "../components/CompanyZoneHint";
 import Tooltip from "../components/LightTooltip";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
@@ -62,6 +63,7 @@ export function TopBar({ menuOpen, onToggleMenu }: Props) {
         </Typography>
         <Box sx={{ flexGrow: { xs: 1, sm: 0 } }} />
         <Box sx={{ display: "flex", alignItems: "center", gap: { xs: 0.25, sm: 0.5 } }}>
+          <CompanyZoneHint />
           <VolumeControl />
           <Tooltip title={t("refresh")}>
             <IconButton

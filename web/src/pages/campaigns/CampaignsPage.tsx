@@ -13,7 +13,7 @@ import { useNavigate } from "react-router";
 import { campaignCollection } from "../../api/campaigns";
 import { narrowOnly } from "../../components/ListTable";
 import { ListPage } from "../../components/list-kit/ListPage";
-import { formatDateTime } from "../../i18n/dates";
+import { formatDateTime } from "../../lib/company-time";
 import { CampaignModal } from "./CampaignModal";
 import { CampaignStatusChip } from "./CampaignStatusChip";
 import { canCancel, canDelete, canRestart } from "./campaign-rules";

@@ -13,7 +13,8 @@ import { type BubbleColors, useBubbleColors } from "./chat-colors";
 import { MessageBody } from "./MessageBody";
 import { MessageMenu } from "./MessageMenu";
 import { MessageText } from "./MessageText";
-import { previewOf, timeOf } from "./message-parts";
+import { formatTime } from "../../../lib/company-time";
+import { previewOf } from "./message-parts";
 
 type Props = {
   message: MessageView;
@@ -51,7 +52,7 @@ function Meta({ message }: { message: MessageView }) {
         </Typography>
       )}
       <Typography component="span" sx={{ fontSize: 11, lineHeight: 1 }}>
-        {timeOf(message.createdAt)}
+        {formatTime(message.createdAt)}
       </Typography>
       {message.fromMe && <AckIcon ack={message.ack} error={message.ackError} />}
     </Box>
