@@ -2,8 +2,7 @@ import type { CompanySchedulesForm, CompanySchedulesView } from "@charla/contrac
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "./client";
 
-export const companySchedulesKey = (companyId: number) => ["company-schedules", companyId] as const;
-const key = companySchedulesKey;
+const key = (companyId: number) => ["company-schedules", companyId] as const;
 
 /** The company's week and zone (core §7), used when scheduleType is "company". */
 export function useCompanySchedules(companyId: number) {

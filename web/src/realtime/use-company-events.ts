@@ -2,7 +2,6 @@ import { SettingDefinitions, isSettingKey } from "@charla/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { toast } from "../lib/toast";
-import { companySchedulesKey } from "../api/company-schedules";
 import { useConnectionEvents } from "../api/connections";
 import { contactCollection } from "../api/contacts";
 import { putSettingInCache, settingKeys } from "../api/settings";
@@ -41,10 +40,9 @@ export function useCompanyEvents(): void {
     else putSettingInCache(queryClient, event.setting);
   });
 
-  // Settings → Horarios saved (here or in another tab): the week, and the zone every time is shown in
+  // Settings → Horarios saved (here, in another tab, by another admin): the zone every time is shown in
   useSocketEvent("company", (event) => {
     if (event.action !== "update") return;
-    queryClient.setQueryData(companySchedulesKey(event.schedules.id), event.schedules);
     if (user && user.company.timeZone !== event.schedules.timeZone) {
       updateUser({ company: { ...user.company, timeZone: event.schedules.timeZone } });
     }

@@ -1,8 +1,8 @@
 import Box from "@mui/material/Box";
 import FormHelperText from "@mui/material/FormHelperText";
 import { useEffect, useRef, useState } from "react";
-import { isoToZoned, useCompanyZone, zonedToIso } from "../../lib/company-time";
-import { useCompanyZoneText } from "../CompanyZoneHint";
+import { useTranslation } from "react-i18next";
+import { formatOffset, isoToZoned, useCompanyZone, zonedToIso } from "../../lib/company-time";
 import { TimeField } from "../schedules/TimeField";
 import { DateField } from "./DateField";
 
@@ -30,8 +30,9 @@ type Props = {
  * every list shows it (issue 40), whatever the browser's zone; the zone is named under the fields.
  */
 export function InstantField({ value, onChange, allowEmpty, disabled, error, help, labels, testIds }: Props) {
+  const { t } = useTranslation("common");
   const zone = useCompanyZone();
-  const zoneText = useCompanyZoneText();
+  const zoneText = t("time.companyZone", { zone, offset: formatOffset(zone) });
   const start = value && value !== INCOMPLETE_INSTANT ? isoToZoned(value, zone) : { date: "", time: "" };
   const [date, setDate] = useState(start.date);
   const [time, setTime] = useState(start.time);

@@ -154,7 +154,7 @@ export default function SchedulesPage() {
           wide: true,
           cell: (s) => (
             <Box sx={{ whiteSpace: "nowrap" }}>
-              {formatDateTime(s.sendAt)}
+              <span data-testid="schedule-send-at">{formatDateTime(s.sendAt)}</span>
               {s.repeat !== "none" && (
                 <Typography variant="caption" color="text.secondary" component="div">
                   {t(`repeat.${s.repeat}`)}

@@ -95,7 +95,7 @@ function Bubble({ side, footer, children, attrs }: BubbleProps) {
 
 function Time({ iso }: { iso: string }) {
   return (
-    <Typography variant="caption" sx={{ fontSize: 11, lineHeight: 1 }}>
+    <Typography variant="caption" sx={{ fontSize: 11, lineHeight: 1 }} data-testid="simulator-time">
       {formatTimeOrDateTime(iso)}
     </Typography>
   );

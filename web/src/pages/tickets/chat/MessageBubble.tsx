@@ -51,7 +51,7 @@ function Meta({ message }: { message: MessageView }) {
           {t("message.edited")}
         </Typography>
       )}
-      <Typography component="span" sx={{ fontSize: 11, lineHeight: 1 }}>
+      <Typography component="span" sx={{ fontSize: 11, lineHeight: 1 }} data-testid="message-time">
         {formatTime(message.createdAt)}
       </Typography>
       {message.fromMe && <AckIcon ack={message.ack} error={message.ackError} />}
