@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { input, loginThroughUi, newPage } from "./support/browser.js";
+import { companyNow } from "./support/clock.js";
 import { tinyPng } from "./support/png.js";
 import { ADMIN, type RunningServer, api, apiLogin } from "./support/server.js";
 import { withServerAndBrowser } from "./support/suite.js";
@@ -60,20 +61,9 @@ async function choose(page: Page, selectTestId: string, option: string) {
   await page.getByRole("option", { name: option, exact: true }).click();
 }
 
-/** The browser's clock `minutes` ahead, as the dialog's DD/MM/AAAA and HH:mm fields take it. */
-const browserNow = (page: Page, minutes = 0) =>
-  page.evaluate((ahead) => {
-    const d = new Date(Date.now() + ahead * 60_000);
-    const two = (n: number) => String(n).padStart(2, "0");
-    return {
-      date: `${two(d.getDate())}/${two(d.getMonth() + 1)}/${d.getFullYear()}`,
-      time: `${two(d.getHours())}:${two(d.getMinutes())}`,
-    };
-  }, minutes);
-
-/** "Programar para": typed as a user types it, digits only (the fields put the slashes and colon). */
+/** "Programar para" on the company's clock (issue 40), typed as a user types it: digits only (the fields put the slashes and colon). */
 async function scheduleIn(page: Page, minutes = 0) {
-  const when = await browserNow(page, minutes);
+  const when = companyNow(minutes);
   await input(page, "campaign-scheduled-date").fill(when.date.replace(/\D/g, ""));
   await input(page, "campaign-scheduled-time").fill(when.time.replace(/\D/g, ""));
   return when;

@@ -37,6 +37,8 @@ export type SessionUser = {
     id: number;
     name: string;
     dueDate: string | null;
+    /** IANA zone every date and hour of the web is shown in, whatever the browser's (secondary §9). */
+    timeZone: string;
     primaryColor: string;
     headerColor: string;
     pageTitle: string;

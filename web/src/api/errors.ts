@@ -1,6 +1,6 @@
 import type { ErrorBody } from "@charla/contracts";
 import { toast } from "../lib/toast";
-import { formatDate } from "../i18n/dates";
+import { formatDate } from "../lib/company-time";
 import i18n from "../i18n";
 import { ApiError } from "./client";
 

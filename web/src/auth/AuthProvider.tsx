@@ -6,6 +6,7 @@ import { useNavigate } from "react-router";
 import { toast } from "../lib/toast";
 import { ApiError, api, onTokenRefreshed, setUnauthorizedHandler, startupRefresh } from "../api/client";
 import { toastError } from "../api/errors";
+import { setCompanyZone } from "../lib/company-time";
 import { clearSession, readToken, StorageKeys, writeItem, writeToken } from "../lib/storage";
 import { prefetchPageData } from "../routes/page-data";
 import { loginDestination, preloadSignedIn } from "../routes/pages";
@@ -18,6 +19,8 @@ type State = { status: AuthStatus; user: SessionUser | null };
 function storeSession(auth: AuthResponse): void {
   writeToken(auth.token);
   writeItem(StorageKeys.companyId, String(auth.user.companyId));
+  // before the signed-in screens draw: every date they show is on the company's clock
+  setCompanyZone(auth.user.company.timeZone);
   const { primaryColor, headerColor, pageTitle } = auth.user.company;
   saveCompanyLook({ primaryColor, headerColor, pageTitle });
 }
@@ -105,6 +108,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [endSession]);
 
   const updateUser = useCallback((patch: Partial<SessionUser>) => {
+    if (patch.company) setCompanyZone(patch.company.timeZone);
     setState((current) => (current.user ? { ...current, user: { ...current.user, ...patch } } : current));
   }, []);
 

@@ -1,7 +1,7 @@
 import { Limits } from "@charla/contracts";
 import { toast } from "../lib/toast";
 import i18n from "../i18n";
-import { daysFromToday } from "../i18n/dates";
+import { daysFromToday } from "../lib/company-time";
 
 /** Days left when the warning applies (core §5: fewer than 5 remain), else null. */
 export function subscriptionDaysLeft(dueDate: string | null | undefined): number | null {

@@ -11,7 +11,7 @@ import useMediaQuery from "@mui/material/useMediaQuery";
 import { useTheme } from "@mui/material/styles";
 import { useTranslation } from "react-i18next";
 import { useProtectedImage } from "../api/media";
-import { formatDateTime } from "../i18n/dates";
+import { formatDateTime } from "../lib/company-time";
 
 /** secondary §9: 1 high, 2 medium, 3 low. */
 export const PRIORITY_COLOR = { 1: "error", 2: "warning", 3: "default" } as const;

@@ -4,7 +4,7 @@ import { useNavigate } from "react-router";
 import { invalidateInvoices } from "../api/invoices";
 import { useAuth } from "../auth/context";
 import i18n from "../i18n";
-import { formatDate } from "../i18n/dates";
+import { formatDate } from "../lib/company-time";
 import { toast } from "../lib/toast";
 import { useSocketEvent } from "../realtime/context";
 

@@ -7,9 +7,13 @@ import IconButton from "@mui/material/IconButton";
 import Toolbar from "@mui/material/Toolbar";
 import Tooltip from "../components/LightTooltip";
 import Typography from "@mui/material/Typography";
+import { Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { useSessionUser } from "../auth/context";
 import { useAccess } from "../auth/permissions";
+import { useCompanyZone, zoneDiffersFromBrowser } from "../lib/company-time";
+import { lazyLoaded } from "../lib/lazy-loaded";
+import { loader } from "../lib/loader";
 import { ChatsBell } from "../pages/chats/ChatsBell";
 import { AnnouncementsBell } from "./AnnouncementsBell";
 import { CompanyLogo } from "./CompanyLogo";
@@ -20,11 +24,15 @@ import { VolumeControl } from "./VolumeControl";
 
 type Props = { menuOpen: boolean; onToggleMenu: () => void };
 
+// only a browser whose clock is not the company's fetches the zone's mark: most never need it
+const CompanyZoneClock = lazyLoaded(loader(() => import("./CompanyZoneClock")));
+
 /** Under 600 px the greeting takes a second row so the icons keep their size. */
 export function TopBar({ menuOpen, onToggleMenu }: Props) {
   const { t } = useTranslation("layout");
   const user = useSessionUser();
   const internalChat = useAccess({ planFlag: "useInternalChat" });
+  const zone = useCompanyZone();
 
   return (
     <AppBar
@@ -62,6 +70,11 @@ export function TopBar({ menuOpen, onToggleMenu }: Props) {
         </Typography>
         <Box sx={{ flexGrow: { xs: 1, sm: 0 } }} />
         <Box sx={{ display: "flex", alignItems: "center", gap: { xs: 0.25, sm: 0.5 } }}>
+          {zoneDiffersFromBrowser(zone) && (
+            <Suspense fallback={null}>
+              <CompanyZoneClock zone={zone} />
+            </Suspense>
+          )}
           <VolumeControl />
           <Tooltip title={t("refresh")}>
             <IconButton

@@ -16,7 +16,7 @@ function isSecretSetting(key: string): boolean {
   return isSettingKey(key) && "secret" in SettingDefinitions[key];
 }
 
-/** The company-wide channels: users, contacts, connections, settings and the single-session rule. */
+/** The company-wide channels: users, contacts, connections, settings, hours and the single-session rule. */
 export function useCompanyEvents(): void {
   const { user, updateUser } = useAuth();
   const queryClient = useQueryClient();
@@ -38,6 +38,14 @@ export function useCompanyEvents(): void {
     // Secret values are broadcast blank; those who may read them fetch the list again instead.
     if (isSecretSetting(event.setting.key)) void queryClient.invalidateQueries({ queryKey: settingKeys.all });
     else putSettingInCache(queryClient, event.setting);
+  });
+
+  // Settings → Horarios saved (here, in another tab, by another admin): the zone every time is shown in
+  useSocketEvent("company", (event) => {
+    if (event.action !== "update") return;
+    if (user && user.company.timeZone !== event.schedules.timeZone) {
+      updateUser({ company: { ...user.company, timeZone: event.schedules.timeZone } });
+    }
   });
 
   // core §4: a login elsewhere ends this session after a notice.

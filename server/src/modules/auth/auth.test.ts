@@ -201,6 +201,22 @@ describe("#auth.logout and /auth/me", () => {
     expect((await as(t.app, s, { method: "GET", url: "/api/v1/auth/me" })).statusCode).toBe(401);
     expect((await post("/api/v1/auth/refresh_token", undefined, s.cookie)).statusCode).toBe(401);
   });
+
+  it("names the company's time zone, the one the web shows every date in: America/Noronha until Horarios sets another", async () => {
+    const c = await buildCompany(t.app);
+    const s = await login(t.app, c.admin);
+    const me = () => as(t.app, s, { method: "GET", url: "/api/v1/auth/me" });
+    expect((await me()).json().company).toMatchObject({ id: c.id, timeZone: "America/Noronha" });
+    const saved = await as(t.app, s, {
+      method: "PUT",
+      url: `/api/v1/companies/${c.id}/schedules`,
+      payload: { id: c.id, schedules: [], zone_time: "Asia/Tokyo" },
+    });
+    expect(saved.statusCode).toBe(200);
+    expect((await me()).json().company.timeZone).toBe("Asia/Tokyo");
+    const refreshed = await post("/api/v1/auth/refresh_token", undefined, s.cookie);
+    expect(refreshed.json().user.company.timeZone).toBe("Asia/Tokyo");
+  });
 });
 
 describe("#auth rate limit", () => {

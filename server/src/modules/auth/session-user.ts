@@ -36,6 +36,7 @@ export async function buildSessionUser(db: Db | Tx, companyId: number, userId: n
       id: row.company.id,
       name: row.company.name,
       dueDate: row.company.dueDate,
+      timeZone: row.company.timeZone,
       primaryColor: row.company.primaryColor,
       headerColor: row.company.headerColor,
       pageTitle: row.company.pageTitle,

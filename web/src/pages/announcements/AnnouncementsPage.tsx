@@ -9,7 +9,7 @@ import { useNavigate } from "react-router";
 import { announcementCollection } from "../../api/announcements";
 import { usePermission } from "../../auth/permissions";
 import { ListPage } from "../../components/list-kit/ListPage";
-import { formatDateTime } from "../../i18n/dates";
+import { formatDateTime } from "../../lib/company-time";
 import { PRIORITY_COLOR } from "../../layout/AnnouncementReader";
 import { toast } from "../../lib/toast";
 import { AnnouncementModal } from "./AnnouncementModal";

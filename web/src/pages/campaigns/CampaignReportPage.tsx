@@ -10,7 +10,7 @@ import { useCampaignReport } from "../../api/campaigns";
 import { toastError } from "../../api/errors";
 import { SectionLoader } from "../../components/FullPageLoader";
 import { PageContainer } from "../../components/PageContainer";
-import { formatDateTime } from "../../i18n/dates";
+import { formatDateTime } from "../../lib/company-time";
 import { CampaignStatusChip } from "./CampaignStatusChip";
 import { ReportCounters, ReportProgress } from "./ReportCounters";
 import { useConnectionLabel } from "./use-connection-label";

@@ -13,7 +13,7 @@ import { useNavigate } from "react-router";
 import { campaignCollection } from "../../api/campaigns";
 import { narrowOnly } from "../../components/ListTable";
 import { ListPage } from "../../components/list-kit/ListPage";
-import { formatDateTime } from "../../i18n/dates";
+import { formatDateTime } from "../../lib/company-time";
 import { CampaignModal } from "./CampaignModal";
 import { CampaignStatusChip } from "./CampaignStatusChip";
 import { canCancel, canDelete, canRestart } from "./campaign-rules";
@@ -41,8 +41,12 @@ function RowButton(props: { label: string; icon: ReactNode; onClick: () => void;
 }
 
 /** DD/MM/YYYY HH:mm on one line (core §1), a dash for none. */
-function DateTime({ value }: { value: string | null }) {
-  return <span style={{ whiteSpace: "nowrap" }}>{formatDateTime(value) || "–"}</span>;
+function DateTime({ value, testId }: { value: string | null; testId: string }) {
+  return (
+    <span style={{ whiteSpace: "nowrap" }} data-testid={testId}>
+      {formatDateTime(value) || "–"}
+    </span>
+  );
 }
 
 /**
@@ -124,8 +128,16 @@ export default function CampaignsPage() {
         { label: t("columns.status"), wide: true, cell: (c) => <CampaignStatusChip status={c.status} /> },
         { label: t("columns.contactList"), wide: true, cell: (c) => c.contactList?.name ?? "–" },
         { label: t("columns.connection"), wide: true, cell: (c) => connectionLabel(c) },
-        { label: t("columns.scheduledAt"), wide: true, cell: (c) => <DateTime value={c.scheduledAt} /> },
-        { label: t("columns.completedAt"), wide: true, cell: (c) => <DateTime value={c.completedAt} /> },
+        {
+          label: t("columns.scheduledAt"),
+          wide: true,
+          cell: (c) => <DateTime value={c.scheduledAt} testId="campaign-scheduled-at" />,
+        },
+        {
+          label: t("columns.completedAt"),
+          wide: true,
+          cell: (c) => <DateTime value={c.completedAt} testId="campaign-completed-at" />,
+        },
       ]}
     >
       {transitions.dialog}

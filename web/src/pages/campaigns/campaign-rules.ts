@@ -22,26 +22,3 @@ export const canCancel = (status: CampaignStatus) => status === "EM_ANDAMENTO" |
 export const canRestart = (status: CampaignStatus) => status === "CANCELADA";
 /** A running campaign must be cancelled before it is deleted (ERR_CAMPAIGN_RUNNING). */
 export const canDelete = (status: CampaignStatus) => status !== "EM_ANDAMENTO";
-
-const two = (n: number) => String(n).padStart(2, "0");
-
-/** An ISO instant as a datetime-local input's value (the browser's local time), "" for none. */
-export function toLocalInput(iso: string | null | undefined): string {
-  const date = iso ? new Date(iso) : null;
-  if (!date || Number.isNaN(date.getTime())) return "";
-  const day = `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}`;
-  return `${day}T${two(date.getHours())}:${two(date.getMinutes())}`;
-}
-
-/**
- * A datetime-local value as ISO with the browser's offset ("2026-11-23T09:30:00-03:00"): the server
- * stores the instant the user meant, whatever its own time zone. "" (cleared) stays "" (a draft).
- */
-export function fromLocalInput(value: string): string {
-  const date = value ? new Date(value) : null;
-  if (!date || Number.isNaN(date.getTime())) return "";
-  const offset = -date.getTimezoneOffset();
-  const sign = offset >= 0 ? "+" : "-";
-  const zone = `${sign}${two(Math.floor(Math.abs(offset) / 60))}:${two(Math.abs(offset) % 60)}`;
-  return `${toLocalInput(date.toISOString())}:${two(date.getSeconds())}${zone}`;
-}

@@ -9,7 +9,7 @@ import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import type { ChatMessageView } from "../../api/chats";
-import { formatDateTime } from "../../i18n/dates";
+import { formatDateTime } from "../../lib/company-time";
 
 /** The chat's title, with edit and delete for its owner only (secondary §2, §6). */
 export function ChatHeader({

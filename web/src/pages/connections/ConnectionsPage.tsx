@@ -17,7 +17,7 @@ import { toastError } from "../../api/errors";
 import { usePermission } from "../../auth/permissions";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { type Column, ListPage } from "../../components/list-kit/ListPage";
-import dayjs from "../../lib/dayjs";
+import { formatShortDateTime } from "../../lib/company-time";
 import { formatPhoneNumber } from "../../lib/phone";
 import { toast } from "../../lib/toast";
 import { ApiTokenDialog } from "./ApiTokenDialog";
@@ -26,9 +26,6 @@ import { ConnectionStatusIcon, StatusReasonText } from "./ConnectionStatusIcon";
 import { QrModal } from "./QrModal";
 import { SessionButtons } from "./SessionButtons";
 import { WhatsappLinkDialog } from "./WhatsappLinkDialog";
-
-/** core §2 Connections page: last update as dd/MM/yy HH:mm. */
-const UPDATED_FORMAT = "DD/MM/YY HH:mm";
 
 const waitingQr = (connection: ConnectionView) => connection.status === "qrcode" || connection.status === "PAIRING";
 
@@ -186,7 +183,7 @@ export default function ConnectionsPage() {
             label: t("columns.updatedAt"),
             cell: (connection: ConnectionView) => (
               <Box sx={{ whiteSpace: "nowrap" }} data-testid="connection-updated">
-                {dayjs(connection.updatedAt).format(UPDATED_FORMAT)}
+                {formatShortDateTime(connection.updatedAt)}
               </Box>
             ),
           },

@@ -3,17 +3,14 @@ import Box from "@mui/material/Box";
 import Typography from "@mui/material/Typography";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { type InvoiceView, invoiceCollection, useBillingCompany } from "../../api/invoices";
-import { useSessionUser } from "../../auth/context";
+import { type InvoiceView, invoiceCollection } from "../../api/invoices";
 import { usePermission } from "../../auth/permissions";
 import { narrowOnly } from "../../components/ListTable";
 import { type Column, ListPage } from "../../components/list-kit/ListPage";
-import { formatDate } from "../../i18n/dates";
+import { formatDate, useCompanyZone } from "../../lib/company-time";
 import { formatMoney } from "../../i18n/money";
 import { CheckoutDialog } from "./CheckoutDialog";
 import { InvoicePayButton, InvoiceStatusChip } from "./InvoiceStatus";
-
-const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /**
  * secondary §2 Billing: "Facturas", infinitely scrolled, each invoice Pago / Vencido (tinted) / Abierto
@@ -22,11 +19,9 @@ const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
  */
 export default function FinanceiroPage() {
   const { t } = useTranslation("financeiro");
-  const me = useSessionUser();
   const everyCompany = usePermission("financeiro.view");
   // overdue is a day of the company's own calendar, not the browser's
-  const zone = useBillingCompany(me.companyId).data?.timeZone ?? browserZone;
-  const today = todayIn(zone);
+  const today = todayIn(useCompanyZone());
   const statusOf = (invoice: InvoiceView) => invoiceDisplayStatus(invoice, today);
   const [paying, setPaying] = useState<InvoiceView | null>(null);
 

@@ -5,7 +5,7 @@ import Typography from "@mui/material/Typography";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { InvoiceView } from "../../api/invoices";
-import { formatDate } from "../../i18n/dates";
+import { formatDate } from "../../lib/company-time";
 import { formatMoney } from "../../i18n/money";
 
 export function SummaryLine({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {

@@ -10,7 +10,7 @@ import { useNavigate } from "react-router";
 import { type DashboardQuery, useDashboardClosed } from "../../api/dashboard";
 import { ListTable, wideOnly } from "../../components/ListTable";
 import { useInfiniteScroll } from "../../hooks/use-infinite-scroll";
-import { formatDateTime } from "../../i18n/dates";
+import { formatDateTime } from "../../lib/company-time";
 
 /** core §2: the period's closed tickets, pages loaded by scroll, each with a button to its history. */
 export function ClosedTicketsTable({ filter }: { filter: DashboardQuery }) {

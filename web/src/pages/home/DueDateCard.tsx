@@ -5,7 +5,7 @@ import CardContent from "@mui/material/CardContent";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { useSessionUser } from "../../auth/context";
-import { formatDate } from "../../i18n/dates";
+import { formatDate } from "../../lib/company-time";
 
 /** The company's subscription due date (core §2 Dashboard), from the session user. */
 export function DueDateCard() {

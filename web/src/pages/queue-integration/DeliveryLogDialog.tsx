@@ -20,6 +20,7 @@ import { useTranslation } from "react-i18next";
 import { toastError } from "../../api/errors";
 import { useDeliveries, useTestEvent } from "../../api/integrations";
 import { SectionLoader } from "../../components/FullPageLoader";
+import { formatDateTime } from "../../lib/company-time";
 import { toast } from "../../lib/toast";
 
 const tone: Record<DeliveryStatus, "default" | "success" | "warning" | "error"> = {
@@ -44,9 +45,8 @@ export function DeliveryChip({ delivery }: { delivery: Pick<DeliveryView, "statu
   );
 }
 
-function when(iso: string | null, language: string) {
-  return iso ? new Date(iso).toLocaleString(language, { dateStyle: "short", timeStyle: "medium" }) : "—";
-}
+/** DD/MM/YYYY HH:mm on the company's clock, as every other date of the web. */
+const when = (iso: string | null) => formatDateTime(iso) || "—";
 
 /**
  * An integration's delivery log (issue 30): newest first, each with its state, attempts, the receiver's
@@ -54,7 +54,7 @@ function when(iso: string | null, language: string) {
  * prueba" writes a test delivery and sends it.
  */
 export function DeliveryLogDialog({ integration, onClose }: { integration: IntegrationView; onClose: () => void }) {
-  const { t, i18n } = useTranslation("integrations");
+  const { t } = useTranslation("integrations");
   const narrow = useMediaQuery(useTheme().breakpoints.down("sm"));
   const log = useDeliveries(integration.id);
   const test = useTestEvent(integration.id);
@@ -110,9 +110,9 @@ export function DeliveryLogDialog({ integration, onClose }: { integration: Integ
                   {t("log.columns.attempts")}: {d.attempts} · HTTP {d.lastStatus ?? "—"}
                 </Typography>
                 <Typography variant="caption" sx={{ color: "text.secondary" }}>
-                  {t("log.created", { at: when(d.createdAt, i18n.language) })}
+                  {t("log.created", { at: when(d.createdAt) })}
                   {d.lastAttemptAt && <br />}
-                  {d.lastAttemptAt && t("log.lastAttempt", { at: when(d.lastAttemptAt, i18n.language) })}
+                  {d.lastAttemptAt && t("log.lastAttempt", { at: when(d.lastAttemptAt) })}
                 </Typography>
                 {d.lastError && (
                   <Typography variant="caption" sx={{ color: "error.main", overflowWrap: "anywhere" }}>
@@ -162,8 +162,8 @@ export function DeliveryLogDialog({ integration, onClose }: { integration: Integ
                       {d.lastError || "—"}
                     </TableCell>
                     <TableCell sx={{ whiteSpace: "nowrap", fontSize: 12 }}>
-                      <div>{t("log.created", { at: when(d.createdAt, i18n.language) })}</div>
-                      {d.lastAttemptAt && <div>{t("log.lastAttempt", { at: when(d.lastAttemptAt, i18n.language) })}</div>}
+                      <div>{t("log.created", { at: when(d.createdAt) })}</div>
+                      {d.lastAttemptAt && <div>{t("log.lastAttempt", { at: when(d.lastAttemptAt) })}</div>}
                     </TableCell>
                   </TableRow>
                 ))}

@@ -5,19 +5,15 @@ import MenuItem from "@mui/material/MenuItem";
 import TextField from "@mui/material/TextField";
 import ToggleButton from "@mui/material/ToggleButton";
 import ToggleButtonGroup from "@mui/material/ToggleButtonGroup";
-import { useCallback } from "react";
 import { type Control, Controller, useWatch } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { InstantField, type InstantParts } from "../../components/form/InstantField";
+import { InstantField } from "../../components/form/InstantField";
 import { validationText } from "../../lib/validation";
 import type { ScheduleValues } from "./ScheduleModal";
-import { isoToZoned, zonedToIso } from "./zone";
 
 /** Read on the company's clock (its zone), whatever the browser's zone. */
-export function WhenFields({ control, zone, disabled }: { control: Control<ScheduleValues>; zone: string; disabled: boolean }) {
+export function WhenFields({ control, disabled }: { control: Control<ScheduleValues>; disabled: boolean }) {
   const { t } = useTranslation("schedules");
-  const toParts = useCallback((iso: string) => isoToZoned(iso, zone), [zone]);
-  const fromParts = useCallback(({ date, time }: InstantParts) => zonedToIso(date, time, zone), [zone]);
   return (
     <Controller
       name="sendAt"
@@ -26,13 +22,10 @@ export function WhenFields({ control, zone, disabled }: { control: Control<Sched
         <InstantField
           value={field.value}
           onChange={field.onChange}
-          toParts={toParts}
-          fromParts={fromParts}
           disabled={disabled}
           error={validationText(fieldState.error?.message)}
-          help={t("modal.zone", { zone })}
           labels={{ date: t("modal.date"), time: t("modal.time"), pick: t("modal.pickDate") }}
-          testIds={{ date: "schedule-date", time: "schedule-time" }}
+          testIds={{ date: "schedule-date", time: "schedule-time", help: "schedule-when-help" }}
         />
       )}
     />

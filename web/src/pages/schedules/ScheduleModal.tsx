@@ -42,7 +42,6 @@ type Props = {
   scheduleId: number | null;
   /** A new schedule for this contact (`?contactId=` or a contact's "Programar"). */
   contact?: PickedContact | null;
-  zone: string;
   onClose: () => void;
   onSaved?: () => void;
 };
@@ -52,7 +51,7 @@ type Props = {
  * variables, date and time in the company's zone, repeat, and an optional file uploaded (or removed)
  * once the schedule is saved.
  */
-export function ScheduleModal({ scheduleId, contact = null, zone, onClose, onSaved }: Props) {
+export function ScheduleModal({ scheduleId, contact = null, onClose, onSaved }: Props) {
   const { t } = useTranslation("schedules");
   const [savedId, setSavedId] = useState(scheduleId);
   const existing = scheduleCollection.useRecord(scheduleId);
@@ -134,7 +133,7 @@ export function ScheduleModal({ scheduleId, contact = null, zone, onClose, onSav
               ))}
             </Box>
           </Box>
-          <WhenFields control={form.control} zone={zone} disabled={sent} />
+          <WhenFields control={form.control} disabled={sent} />
           <RepeatFields control={form.control} disabled={sent} />
           <Box sx={{ display: "flex", alignItems: "center", gap: 1, flexWrap: "wrap" }}>
             <input

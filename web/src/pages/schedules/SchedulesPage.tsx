@@ -1,4 +1,4 @@
-import { DEFAULT_TIME_ZONE, ScheduleLimits, type ScheduleView } from "@charla/contracts";
+import { ScheduleLimits, type ScheduleView } from "@charla/contracts";
 import BlockIcon from "@mui/icons-material/BlockOutlined";
 import UpcomingIcon from "@mui/icons-material/ScheduleOutlined";
 import Box from "@mui/material/Box";
@@ -8,20 +8,18 @@ import Typography from "@mui/material/Typography";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
-import { useCompanySchedules } from "../../api/company-schedules";
 import { contactCollection } from "../../api/contacts";
 import { toastError } from "../../api/errors";
 import { scheduleCollection, useCancelSchedule, useScheduleLiveEvents } from "../../api/schedules";
-import { useSessionUser } from "../../auth/context";
 import { narrowOnly } from "../../components/ListTable";
 import { ListPage } from "../../components/list-kit/ListPage";
 import { ToolbarButton } from "../../components/list-kit/ToolbarButton";
+import { formatDateTime, useCompanyZone } from "../../lib/company-time";
 import { toast } from "../../lib/toast";
 import type { PickedContact } from "./ContactPicker";
 import { ScheduleModal } from "./ScheduleModal";
 import { StatusChip } from "./StatusChip";
 import { UpcomingDialog } from "./UpcomingDialog";
-import { formatInZone } from "./zone";
 
 /** secondary §9: the table shows the first 25 characters of the text. */
 const cut = (body: string) => (body.length > ScheduleLimits.listCut ? `${body.slice(0, ScheduleLimits.listCut)}…` : body);
@@ -51,8 +49,8 @@ export default function SchedulesPage() {
   const { t } = useTranslation("schedules");
   const remove = scheduleCollection.useDelete();
   const cancel = useCancelSchedule();
-  const me = useSessionUser();
-  const zone = useCompanySchedules(me.companyId).data?.timeZone ?? DEFAULT_TIME_ZONE;
+  // drawn again when the company's zone changes
+  useCompanyZone();
   useScheduleLiveEvents();
   const [editing, setEditing] = useState<{ id: number | null; contact?: PickedContact | null } | null>(null);
   const [upcoming, setUpcoming] = useState(false);
@@ -135,7 +133,7 @@ export default function SchedulesPage() {
                   {cut(s.body)}
                 </Typography>
                 <Typography variant="caption" component="div">
-                  {formatInZone(s.sendAt, zone)}
+                  {formatDateTime(s.sendAt)}
                 </Typography>
                 <StatusChip s={s} />
               </Box>
@@ -156,7 +154,7 @@ export default function SchedulesPage() {
           wide: true,
           cell: (s) => (
             <Box sx={{ whiteSpace: "nowrap" }}>
-              {formatInZone(s.sendAt, zone)}
+              <span data-testid="schedule-send-at">{formatDateTime(s.sendAt)}</span>
               {s.repeat !== "none" && (
                 <Typography variant="caption" color="text.secondary" component="div">
                   {t(`repeat.${s.repeat}`)}
@@ -169,8 +167,8 @@ export default function SchedulesPage() {
         { label: t("columns.user"), wide: true, cell: (s) => s.user?.name ?? "–" },
       ]}
     >
-      {editing && <ScheduleModal scheduleId={editing.id} contact={editing.contact} zone={zone} onClose={close} />}
-      {upcoming && <UpcomingDialog zone={zone} onClose={() => setUpcoming(false)} />}
+      {editing && <ScheduleModal scheduleId={editing.id} contact={editing.contact} onClose={close} />}
+      {upcoming && <UpcomingDialog onClose={() => setUpcoming(false)} />}
     </ListPage>
   );
 }

@@ -13,11 +13,11 @@ import useMediaQuery from "@mui/material/useMediaQuery";
 import { useTheme } from "@mui/material/styles";
 import { useTranslation } from "react-i18next";
 import { useUpcomingSchedules } from "../../api/schedules";
+import { formatDateTime } from "../../lib/company-time";
 import { StatusChip } from "./StatusChip";
-import { formatInZone } from "./zone";
 
 /** What goes out in the next 24 h, company-wide, soonest first; overdue ones (not sent yet) at the head. */
-export function UpcomingDialog({ zone, onClose }: { zone: string; onClose: () => void }) {
+export function UpcomingDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation("schedules");
   const narrow = useMediaQuery(useTheme().breakpoints.down("sm"));
   const upcoming = useUpcomingSchedules();
@@ -35,7 +35,7 @@ export function UpcomingDialog({ zone, onClose }: { zone: string; onClose: () =>
                 primary={
                   <Box sx={{ display: "flex", gap: 1, alignItems: "baseline", flexWrap: "wrap" }}>
                     <Typography component="span" sx={{ fontWeight: 600, whiteSpace: "nowrap" }}>
-                      {formatInZone(s.sendAt, zone)}
+                      {formatDateTime(s.sendAt)}
                     </Typography>
                     {new Date(s.sendAt).getTime() < now && (
                       <Typography component="span" variant="caption" color="warning.main">

@@ -16,7 +16,7 @@ import { usePlanOptions } from "../../api/plans";
 import { useSessionUser } from "../../auth/context";
 import { narrowOnly } from "../../components/ListTable";
 import { FormTableTab } from "../../components/list-kit/FormTableTab";
-import { formatDate } from "../../i18n/dates";
+import { companyZone, formatDate } from "../../lib/company-time";
 import { saveCompanyLook } from "../../theme/preferences";
 import { type CompanyValues, CompanyFields, blankCompany } from "./CompanyFields";
 import { enterCompany } from "./company-look";
@@ -152,8 +152,7 @@ export function CompaniesTab() {
         <Button
           startIcon={<EventRepeatIcon />}
           onClick={() => {
-            const from =
-              form.getValues("dueDate") || todayIn(editing?.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone);
+            const from = form.getValues("dueDate") || todayIn(editing?.timeZone ?? companyZone());
             form.setValue("dueDate", addRecurrence(from, form.getValues("recurrence")), { shouldDirty: true });
           }}
           data-testid="company-add-due"

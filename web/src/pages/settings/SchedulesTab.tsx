@@ -6,7 +6,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useCompanySchedules, useSaveCompanySchedules } from "../../api/company-schedules";
 import { toastError } from "../../api/errors";
-import { useSessionUser } from "../../auth/context";
+import { useAuth, useSessionUser } from "../../auth/context";
 import { SectionLoader } from "../../components/FullPageLoader";
 import { SchedulesEditor } from "../../components/schedules/SchedulesEditor";
 import { TimeZonePicker } from "../../components/schedules/TimeZonePicker";
@@ -15,7 +15,9 @@ import { toast } from "../../lib/toast";
 /** core §2 Settings → Horarios (scheduleType = company): the company's week and its time zone. */
 export function SchedulesTab() {
   const { t } = useTranslation(["settings", "queues"]);
-  const companyId = useSessionUser().companyId;
+  const me = useSessionUser();
+  const { updateUser } = useAuth();
+  const companyId = me.companyId;
   const current = useCompanySchedules(companyId);
   const save = useSaveCompanySchedules(companyId);
   const [schedules, setSchedules] = useState<ScheduleEntry[] | null>(null);
@@ -38,7 +40,9 @@ export function SchedulesTab() {
       return;
     }
     try {
-      await save.mutateAsync(parsed.data);
+      const saved = await save.mutateAsync(parsed.data);
+      // every date of the web is on this clock from now on (the company's socket event says so too)
+      updateUser({ company: { ...me.company, timeZone: saved.timeZone } });
       toast.success(t("schedules.saved"));
     } catch (error) {
       toastError(error);

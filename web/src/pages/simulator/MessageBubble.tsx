@@ -13,11 +13,10 @@ import Link from "@mui/material/Link";
 import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { useTheme } from "@mui/material/styles";
-import dayjs from "../../lib/dayjs";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useMediaUrl } from "../../api/simulator";
-import { formatDateTime } from "../../i18n/dates";
+import { formatTimeOrDateTime } from "../../lib/company-time";
 import { formatPhoneNumber } from "../../lib/phone";
 import { MessageText } from "../tickets/chat/MessageText";
 import { mapsLink } from "@charla/contracts";
@@ -26,11 +25,6 @@ import type { SentItem } from "./simulator-storage";
 
 /** WhatsApp's read-receipt blue. */
 const READ_BLUE = "#53bdeb";
-
-function timeOf(iso: string): string {
-  const date = dayjs(iso);
-  return date.isSame(dayjs(), "day") ? date.format("HH:mm") : formatDateTime(iso);
-}
 
 const textSx = { whiteSpace: "pre-wrap", overflowWrap: "anywhere" } as const;
 
@@ -101,8 +95,8 @@ function Bubble({ side, footer, children, attrs }: BubbleProps) {
 
 function Time({ iso }: { iso: string }) {
   return (
-    <Typography variant="caption" sx={{ fontSize: 11, lineHeight: 1 }}>
-      {timeOf(iso)}
+    <Typography variant="caption" sx={{ fontSize: 11, lineHeight: 1 }} data-testid="simulator-time">
+      {formatTimeOrDateTime(iso)}
     </Typography>
   );
 }

@@ -17,7 +17,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { useGlobalSearch } from "../../api/search";
 import { useDebouncedValue } from "../../hooks/use-debounced-value";
-import { daysFromToday, formatDateTime, formatTime } from "../../i18n/dates";
+import { formatTimeOrDateTime } from "../../lib/company-time";
 import { formatPhoneNumber } from "../../lib/phone";
 import { MessageText } from "./chat/MessageText";
 
@@ -200,9 +200,7 @@ export function GlobalSearch({ focusSignal }: Props) {
 }
 
 /** Today's messages by their time, older ones with their date too (core §1 DD/MM/YYYY HH:mm). */
-function messageTime(iso: string): string {
-  return daysFromToday(iso) === 0 ? formatTime(iso) : formatDateTime(iso);
-}
+const messageTime = (iso: string): string => formatTimeOrDateTime(iso);
 
 /** A contact saved without a name carries its number as the name. */
 function named(contact: { name: string; number: string }): boolean {

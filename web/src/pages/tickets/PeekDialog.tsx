@@ -10,12 +10,11 @@ import IconButton from "@mui/material/IconButton";
 import useMediaQuery from "@mui/material/useMediaQuery";
 import { useTheme } from "@mui/material/styles";
 import Typography from "@mui/material/Typography";
-import dayjs from "../../lib/dayjs";
 import { Fragment, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toastError } from "../../api/errors";
 import { type TicketView, usePeekMessages } from "../../api/tickets";
-import { formatDate } from "../../i18n/dates";
+import { formatDate, formatTime, sameDay } from "../../lib/company-time";
 import { ContactAvatar } from "../contacts/ContactAvatar";
 import { MessageText } from "./chat/MessageText";
 import { contactLabel } from "./ticket-format";
@@ -149,8 +148,7 @@ export function PeekDialog({ ticket: requested, onClose }: Props) {
           <Typography sx={{ m: "auto", color: "text.secondary" }}>{t("peek.empty")}</Typography>
         )}
         {messages.map((message, index) => {
-          const day = dayjs(message.createdAt);
-          const newDay = index === 0 || !day.isSame(dayjs(messages[index - 1].createdAt), "day");
+          const newDay = index === 0 || !sameDay(message.createdAt, messages[index - 1].createdAt);
           return (
             <Fragment key={message.id}>
               {newDay && (
@@ -201,7 +199,9 @@ export function PeekDialog({ ticket: requested, onClose }: Props) {
                 >
                   {bodyOf(message)}
                 </Typography>
-                <Typography sx={{ fontSize: 11, textAlign: "right", opacity: 0.6, mt: 0.25 }}>{day.format("HH:mm")}</Typography>
+                <Typography sx={{ fontSize: 11, textAlign: "right", opacity: 0.6, mt: 0.25 }}>
+                  {formatTime(message.createdAt)}
+                </Typography>
               </Box>
             </Fragment>
           );

@@ -173,6 +173,7 @@ export const TicketListItem = memo(function TicketListItem({
           <Typography
             component="time"
             dateTime={ticket.updatedAt}
+            data-testid="ticket-item-time"
             sx={{
               flexShrink: 0,
               fontSize: 12,

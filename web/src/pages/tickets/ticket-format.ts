@@ -1,10 +1,8 @@
 import type { Theme } from "@mui/material/styles";
-import { daysFromToday, formatDate, formatTime } from "../../i18n/dates";
+import { formatTimeOrDate } from "../../lib/company-time";
 
-/** core §2: the list shows HH:mm for today's activity, else the day as DD/MM/YYYY. */
-export function listTime(value: string): string {
-  return daysFromToday(value) === 0 ? formatTime(value) : formatDate(value);
-}
+/** core §2: the list shows HH:mm for today's activity, else the day as DD/MM/YYYY (the company's clock). */
+export const listTime = (value: string): string => formatTimeOrDate(value);
 
 /** The last message on one line: line breaks and runs of spaces become single spaces. */
 export function oneLine(text: string): string {

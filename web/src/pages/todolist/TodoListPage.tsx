@@ -13,7 +13,7 @@ import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { PageContainer } from "../../components/PageContainer";
-import { formatDateTime } from "../../i18n/dates";
+import { formatDateTime } from "../../lib/company-time";
 import { useTasks } from "./use-tasks";
 
 export default function TodoListPage() {

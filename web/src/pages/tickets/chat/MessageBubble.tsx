@@ -13,7 +13,8 @@ import { type BubbleColors, useBubbleColors } from "./chat-colors";
 import { MessageBody } from "./MessageBody";
 import { MessageMenu } from "./MessageMenu";
 import { MessageText } from "./MessageText";
-import { previewOf, timeOf } from "./message-parts";
+import { formatTime } from "../../../lib/company-time";
+import { previewOf } from "./message-parts";
 
 type Props = {
   message: MessageView;
@@ -50,8 +51,8 @@ function Meta({ message }: { message: MessageView }) {
           {t("message.edited")}
         </Typography>
       )}
-      <Typography component="span" sx={{ fontSize: 11, lineHeight: 1 }}>
-        {timeOf(message.createdAt)}
+      <Typography component="span" sx={{ fontSize: 11, lineHeight: 1 }} data-testid="message-time">
+        {formatTime(message.createdAt)}
       </Typography>
       {message.fromMe && <AckIcon ack={message.ack} error={message.ackError} />}
     </Box>

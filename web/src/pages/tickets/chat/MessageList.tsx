@@ -14,7 +14,8 @@ import { ConfirmDialog } from "../../../components/ConfirmDialog";
 import { useBubbleColors } from "./chat-colors";
 import { MessageBubble } from "./MessageBubble";
 import { MessageText } from "./MessageText";
-import { continues, dayLabel, previewOf, sameDay } from "./message-parts";
+import { sameDay } from "../../../lib/company-time";
+import { continues, dayLabel, previewOf } from "./message-parts";
 import { useChatScroll } from "./use-chat-scroll";
 
 const MAX_PAGES_TO_FOCUS = 25;

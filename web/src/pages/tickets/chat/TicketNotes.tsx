@@ -15,7 +15,7 @@ import { toastError } from "../../../api/errors";
 import { useAddNote, useDeleteNote, useTicketNotes } from "../../../api/notes";
 import { useSessionUser } from "../../../auth/context";
 import { FormTextField } from "../../../components/form/FormTextField";
-import { formatDateTime } from "../../../i18n/dates";
+import { formatDateTime } from "../../../lib/company-time";
 
 const STAFF = new Set(["admin", "subadmin", "supervisor"]);
 

@@ -1,35 +1,28 @@
 import type { MediaType, MessageView } from "@charla/contracts";
-import dayjs from "../../../lib/dayjs";
-import { formatDate } from "../../../i18n/dates";
+import { currentLanguage } from "../../../i18n";
+import { daysFromToday, formatDate, sameDay, weekdayName } from "../../../lib/company-time";
 import { parseLocation, parseVcard } from "../../../components/share/share-bodies";
 
-/** Day dividers: today, yesterday, the weekday within a week, else the date (core §1 DD/MM/YYYY). */
+/**
+ * Day dividers: today, yesterday, the weekday within a week, else the date (core §1 DD/MM/YYYY); days
+ * are the company's, as the bubbles' hours are.
+ */
 export function dayLabel(iso: string, t: (key: string) => string): string {
-  const day = dayjs(iso).startOf("day");
-  const diff = dayjs().startOf("day").diff(day, "day");
+  const diff = -(daysFromToday(iso) ?? 0);
   if (diff === 0) return t("day.today");
   if (diff === 1) return t("day.yesterday");
-  if (diff > 1 && diff < 7) {
-    const weekday = day.format("dddd");
-    return weekday.charAt(0).toUpperCase() + weekday.slice(1);
-  }
+  if (diff > 1 && diff < 7) return weekdayName(iso, currentLanguage());
   return formatDate(iso);
 }
 
-export function sameDay(a: string, b: string): boolean {
-  return dayjs(a).isSame(dayjs(b), "day");
-}
-
-export function timeOf(iso: string): string {
-  return dayjs(iso).format("HH:mm");
-}
+const GROUP_MS = 5 * 60_000;
 
 /** Consecutive bubbles of one side within a few minutes read as one group (one tail, less spacing). */
 export function continues(previous: MessageView | undefined, message: MessageView): boolean {
   if (!previous || previous.fromMe !== message.fromMe) return false;
   if (previous.participantName !== message.participantName) return false;
   if (!sameDay(previous.createdAt, message.createdAt)) return false;
-  return dayjs(message.createdAt).diff(dayjs(previous.createdAt), "minute") < 5;
+  return Date.parse(message.createdAt) - Date.parse(previous.createdAt) < GROUP_MS;
 }
 
 /** The i18n key naming a kind of media, for quotes and previews without text. */

@@ -1,5 +1,5 @@
 import { Limits } from "@charla/contracts";
-import dayjs from "../../../lib/dayjs";
+import { fileStamp } from "../../../lib/company-time";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "../../../lib/toast";
@@ -48,7 +48,7 @@ export function useVoiceNote(onRecorded: (file: File) => Promise<void>) {
         toast.info(t("audio.tooShort"));
         return;
       }
-      const name = `audio-${dayjs().format("YYYYMMDD-HHmmss")}.mp3`;
+      const name = `audio-${fileStamp()}.mp3`;
       await onRecorded(new File([blob], name, { type: "audio/mpeg" }));
     } finally {
       recording.current = null;
