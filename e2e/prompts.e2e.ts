@@ -8,7 +8,14 @@ import { setPlanFlags, simulatorOutTexts, simulatorSay, startFakeService } from 
 type Connection = { id: number; provider: string; name: string; number: string };
 type Queue = { id: number; name: string };
 type Prompt = { id: number; name: string; apiKey: string; hasApiKey: boolean; model: string };
-type Ticket = { id: number; queueId: number | null; useIntegration: boolean; userId: number | null };
+type Ticket = {
+  id: number;
+  uuid: string;
+  contactId: number;
+  queueId: number | null;
+  useIntegration: boolean;
+  userId: number | null;
+};
 type Chat = { model: string; messages: { role: string; content: string }[] };
 
 let server: RunningServer;
@@ -24,6 +31,9 @@ withServerAndBrowser(
 
 const KEY = "sk-e2e-bicis-0042";
 const REPLY = "¡Hola! Tenemos bicis de montaña desde $5000.";
+/** What the model answers a customer asking for an invoice: a line for them, then its transfer phrase. */
+const HANDS_OVER = "Eso lo revisa una persona del Taller. Acción: Transferir al sector de atención";
+const shots = process.env.E2E_SHOTS_DIR;
 
 /** A local OpenAI-compatible endpoint: its models, and one answer to every chat; what it was asked. */
 const chats: Chat[] = [];
@@ -40,7 +50,9 @@ beforeAll(async () => {
     if (req.method === "POST" && req.url === "/v1/chat/completions") {
       const body = JSON.parse(req.body) as Chat;
       chats.push(body);
-      const choice = { index: 0, message: { role: "assistant", content: REPLY }, finish_reason: "stop" };
+      const last = body.messages.filter((m) => m.role === "user").at(-1)?.content ?? "";
+      const content = last.includes("factura") ? HANDS_OVER : REPLY;
+      const choice = { index: 0, message: { role: "assistant", content }, finish_reason: "stop" };
       return {
         status: 200,
         json: { id: `c${chats.length}`, object: "chat.completion", created: 0, model: body.model, choices: [choice] },
@@ -166,4 +178,150 @@ describe("AI prompts", () => {
     expect(chats).toHaveLength(1);
     await context.close();
   }, 120_000);
+  it("a prompt saved with its area answers the customer who picks it, with the chat as context, and hands over with a note; the three dialogs offer it", async () => {
+    // with integrations too: the dialogs offer the prompts beside them
+    const token = await setPlanFlags(server.url, { useOpenAi: true, useIntegrations: true });
+    const area = (name: string, color: string, orderQueue: number, greetingMessage: string) =>
+      api<Queue>(server.url, "POST", "/queue", { name, color, orderQueue, greetingMessage }, token);
+    const workshop = await area("Taller", "#5300EB", 1, "Bienvenido al Taller");
+    const shop = await area("Tienda", "#FCCB00", 2, "Bienvenido a la Tienda");
+    // saved with its area ("Informar al sector") and nothing else: no area, option or connection names it
+    const mechanic = await api<Prompt>(
+      server.url,
+      "POST",
+      "/prompt",
+      {
+        name: "Mecánico",
+        prompt: "Eres el mecánico del taller de bicicletas.",
+        model: "llama3",
+        apiKey: KEY,
+        baseUrl: aiUrl,
+        queueId: workshop.id,
+      },
+      token,
+    );
+    const simulator = (await api<Connection[]>(server.url, "GET", "/whatsapp", undefined, token)).find(
+      (c) => c.provider === "simulator",
+    );
+    if (!simulator) throw new Error("no simulator connection");
+    await api(
+      server.url,
+      "PUT",
+      `/whatsapp/${simulator.id}`,
+      {
+        name: simulator.name,
+        number: simulator.number || "5215500000000",
+        provider: "simulator",
+        isDefault: true,
+        greetingMessage: "Hola, elige un área:",
+        transferMessage: "Te paso con el equipo.",
+        queueIds: [workshop.id, shop.id],
+      },
+      token,
+    );
+
+    const { context, page } = await newPage(browser, 1366, 900);
+    await loginThroughUi(page, server.url, ADMIN.email, ADMIN.password);
+    // the area's dialog: the prompt picker beside the integrations, and who answers the area now
+    await page.getByTestId("menu-queues").click();
+    await page.waitForURL(/\/queues$/);
+    await page.getByTestId("queues-row").filter({ hasText: "Taller" }).getByTestId("queue-edit").click();
+    const areaDialog = page.getByTestId("queue-modal");
+    await areaDialog.waitFor();
+    await page.getByTestId("queue-prompt").scrollIntoViewIfNeeded();
+    expect(await page.getByTestId("queue-answer-now").textContent()).toContain("«Mecánico», guardado con esta área");
+    expect(await page.getByTestId("queue-automation-help").textContent()).toContain("el más antiguo");
+    if (shots) await page.screenshot({ path: `${shots}/area-dialog-prompt.png` });
+    await page.getByTestId("queue-prompt").click();
+    await page.getByTestId(`queue-prompt-${mechanic.id}`).waitFor();
+    if (shots) await page.screenshot({ path: `${shots}/area-dialog-prompt-open.png` });
+    await page.keyboard.press("Escape");
+    // the option editor offers them too, and says when an option's prompt answers
+    await page.getByTestId("queue-option-add").click();
+    await page.getByTestId("queue-option-prompt").scrollIntoViewIfNeeded();
+    expect(await page.getByTestId("queue-option-automation-help").textContent()).toContain("si el área no tiene un prompt");
+    if (shots) await page.screenshot({ path: `${shots}/option-editor-prompt.png` });
+    await page.getByTestId("queue-option-discard").click();
+    await page.getByTestId("queue-modal-cancel").click();
+    await expect.poll(async () => areaDialog.count()).toBe(0);
+    // and the connection's dialog
+    await page.getByTestId("menu-connections").click();
+    await page.waitForURL(/\/connections$/);
+    await page.getByTestId("connections-row").filter({ hasText: simulator.name }).getByTestId("connection-edit").click();
+    await page.getByTestId("connection-modal").waitFor();
+    await page.getByTestId("connection-automation-help").scrollIntoViewIfNeeded();
+    expect(await page.getByTestId("connection-automation-help").textContent()).toContain("aún no tiene área");
+    await page.getByTestId("connection-prompt").click();
+    await page.getByTestId(`connection-prompt-${mechanic.id}`).waitFor();
+    await page.keyboard.press("Escape");
+    if (shots) await page.screenshot({ path: `${shots}/connection-dialog-prompt.png` });
+    await page.getByTestId("connection-cancel").click();
+
+    // a customer picks the area on the Simulator: its greeting, then the prompt's answer, in the same turn
+    await page.getByTestId("menu-simulator").click();
+    await page.waitForURL(/\/simulator$/);
+    await page.getByTestId("simulator-thread").waitFor();
+    await input(page, "simulator-number").fill("+52 55 1234 0077");
+    await input(page, "simulator-name").fill("Cliente Taller");
+    await simulatorSay(page, "Hola");
+    await expect.poll(() => simulatorOutTexts(page)).toEqual([expect.stringContaining("Hola, elige un área:")]);
+    const asked = chats.length;
+    await simulatorSay(page, "1");
+    await expect
+      .poll(async () => (await simulatorOutTexts(page)).slice(1))
+      .toEqual([expect.stringContaining("Bienvenido al Taller"), expect.stringContaining(REPLY)]);
+    // one call, with the prompt and the chat so far (the list, the choice, the greeting) as context
+    expect(chats.length).toBe(asked + 1);
+    const chat = chats[asked];
+    expect(chat.model).toBe("llama3");
+    expect(chat.messages[0].content).toContain("mecánico del taller");
+    expect(chat.messages.slice(1).map((m) => [m.role, m.content.split("\n")[0]])).toEqual([
+      ["user", "Hola"],
+      ["assistant", "Hola, elige un área:"],
+      ["user", "1"],
+      ["assistant", "Bienvenido al Taller"],
+    ]);
+
+    // the transfer phrase: its line for the customer, the transfer message, the ticket to the area's humans
+    await simulatorSay(page, "Necesito una factura de 2019");
+    await expect
+      .poll(async () => (await simulatorOutTexts(page)).slice(3))
+      .toEqual([
+        expect.stringContaining("Eso lo revisa una persona del Taller."),
+        expect.stringContaining("Te paso con el equipo."),
+      ]);
+    expect((await simulatorOutTexts(page)).join(" ")).not.toContain("Transferir al sector");
+    const browserToken = await page.evaluate(() => JSON.parse(localStorage.getItem("token") ?? "null") as string);
+    const found = await api<{ tickets: Ticket[] }>(
+      server.url,
+      "GET",
+      "/tickets?searchParam=525512340077&showAll=true",
+      undefined,
+      browserToken,
+    );
+    const ticketId = found.tickets[0]?.id;
+    expect(ticketId).toBeGreaterThan(0);
+    const ticket = await api<Ticket>(server.url, "GET", `/tickets/${ticketId}`, undefined, browserToken);
+    expect(ticket).toMatchObject({ queueId: workshop.id, useIntegration: false, userId: null });
+    const notes = await api<{ note: string }[]>(
+      server.url,
+      "GET",
+      `/ticket-notes/list?ticketId=${ticketId}&contactId=${ticket.contactId}`,
+      undefined,
+      browserToken,
+    );
+    expect(notes.map((n) => n.note)).toEqual([expect.stringContaining("«Mecánico» transfirió")]);
+    // the prompt stays quiet after: the area's humans answer
+    const calls = chats.length;
+    await simulatorSay(page, "¿Hola?");
+    await page.goto(`${server.url}/tickets/${ticket.uuid}`);
+    await page.getByTestId("chat-header").waitFor();
+    // the agent's chat shows the prompt's answer as the company's, and the customer's last message
+    const texts = () => page.getByTestId("message-text").allTextContents();
+    await expect.poll(async () => (await texts()).some((text) => text.includes("¿Hola?"))).toBe(true);
+    expect((await texts()).some((text) => text.includes(REPLY))).toBe(true);
+    expect(chats.length).toBe(calls);
+    if (shots) await page.screenshot({ path: `${shots}/ticket-after-prompt.png` });
+    await context.close();
+  }, 180_000);
 });

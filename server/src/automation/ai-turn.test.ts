@@ -85,13 +85,19 @@ describe("AI prompts: an area's prompt answers", () => {
     const { w, sales, prompt } = await aiCompany({ maxMessages: 4 });
     const ana = phone(t, w);
     const sent = chatsFrom();
-    // the one area takes the conversation with its greeting; from then on the area's prompt talks
+    // the one area takes the conversation: its greeting, and its prompt answers in the same turn
+    fake.answer({ reply: "¡Hola! ¿Qué bici buscas?" });
     const ticketId = await ana.say("Hola");
-    expect(await ana.replies()).toEqual([GREETING]);
+    expect(await ana.replies()).toEqual([GREETING, "¡Hola! ¿Qué bici buscas?"]);
+    // the model goes on from the greeting sent in its turn
+    expect(sent()[0].messages.slice(1)).toEqual([
+      { role: "user", content: "Hola" },
+      { role: "assistant", content: GREETING },
+    ]);
     fake.answer({ reply: "Sí, tenemos tres modelos de montaña." });
     await ana.say("¿Tienen bicis de montaña?");
     expect(await ana.replies()).toEqual(["Sí, tenemos tres modelos de montaña."]);
-    const [first] = sent();
+    const [, first] = sent();
     expect(first).toMatchObject({ model: "gpt-4o-mini", max_tokens: 200, temperature: 1 });
     expect(first.messages[0].role).toBe("system");
     expect(first.messages[0].content).toContain(PROMPT);
@@ -99,6 +105,7 @@ describe("AI prompts: an area's prompt answers", () => {
     expect(first.messages.slice(1)).toEqual([
       { role: "user", content: "Hola" },
       { role: "assistant", content: GREETING },
+      { role: "assistant", content: "¡Hola! ¿Qué bici buscas?" },
       { role: "user", content: "¿Tienen bicis de montaña?" },
     ]);
     expect(fake.requests.at(-1)?.authorization).toBe(`Bearer ${KEY}`);
@@ -115,8 +122,8 @@ describe("AI prompts: an area's prompt answers", () => {
     await ana.say("¿Y los precios?");
     expect(await ana.replies()).toEqual(["Desde 5.000 pesos."]);
     // the last 4 only, oldest first
-    expect(sent()[1].messages.slice(1)).toEqual([
-      { role: "assistant", content: GREETING },
+    expect(sent()[2].messages.slice(1)).toEqual([
+      { role: "assistant", content: "¡Hola! ¿Qué bici buscas?" },
       { role: "user", content: "¿Tienen bicis de montaña?" },
       { role: "assistant", content: "Sí, tenemos tres modelos de montaña." },
       { role: "user", content: "¿Y los precios?" },
@@ -126,6 +133,7 @@ describe("AI prompts: an area's prompt answers", () => {
   it("answers once even when the same message's turn runs twice at once", async () => {
     const { w } = await aiCompany();
     const ana = phone(t, w);
+    fake.answer({ reply: "Hola, dime." });
     await ana.say("Hola");
     await ana.replies();
     // the next message stored without the bot hearing it: the two turns below are the ones measured
@@ -189,8 +197,8 @@ describe("AI prompts: handing over to the area's humans", () => {
   it("a customer asking for a person: to the prompt's area, the transfer message, a note; the model is not asked", async () => {
     const { w, humans, sales } = await aiCompany();
     const ana = phone(t, w);
-    await ana.say("Hola");
     fake.answer({ reply: "Claro, dime." });
+    await ana.say("Hola");
     await ana.say("Tengo una duda");
     await ana.replies();
     const sent = chatsFrom();
@@ -199,7 +207,8 @@ describe("AI prompts: handing over to the area's humans", () => {
     expect(sent()).toEqual([]);
     const ticket = await ana.ticket();
     expect(ticket).toMatchObject({ queueId: humans.id, useIntegration: false, chatbot: false, status: "pending", userId: null });
-    expect(ticket.automationDone).toContain(`queue:${sales?.id}`);
+    // neither the area it came from nor the one it went to lets a prompt stand before the humans again
+    expect(ticket.automationDone).toEqual(expect.arrayContaining([`queue:${sales?.id}`, `queue:${humans.id}`]));
     const notes = await notesOf(ticketId);
     expect(notes).toHaveLength(1);
     expect(notes[0]).toContain("persona");
@@ -212,6 +221,7 @@ describe("AI prompts: handing over to the area's humans", () => {
   it("the transfer phrase in the model's reply hands over, and the phrase itself is not sent", async () => {
     const { w, humans } = await aiCompany();
     const ana = phone(t, w);
+    fake.answer({ reply: "Hola, dime." });
     await ana.say("Hola");
     await ana.replies();
     fake.answer({ reply: `Entiendo. ${TRANSFER_PHRASE}` });
@@ -226,6 +236,7 @@ describe("AI prompts: handing over to the area's humans", () => {
   it("a provider error hands over with the reason in a note, never the key", async () => {
     const { w, humans } = await aiCompany();
     const ana = phone(t, w);
+    fake.answer({ reply: "Hola, dime." });
     await ana.say("Hola");
     await ana.replies();
     fake.answer({ status: 500, error: `upstream exploded for ${KEY}` });
@@ -241,6 +252,7 @@ describe("AI prompts: handing over to the area's humans", () => {
   it("a time-out hands over with a note too", async () => {
     const { w, humans } = await aiCompany();
     const ana = phone(t, w);
+    fake.answer({ reply: "Hola, dime." });
     await ana.say("Hola");
     await ana.replies();
     fake.answer({ hang: true });

@@ -1,9 +1,9 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
-import { type BotWorld, applyStep, fill } from "../chatbot/state.js";
+import { type BotWorld, type Step, applyStep, fill } from "../chatbot/state.js";
 import { messages } from "../db/schema/index.js";
 import { aiClient, promptEndpoint, providerReason } from "./ai-client.js";
-import { type Automation, handOverPatch } from "./resolve.js";
+import { type Automation, toHumansPatch } from "./resolve.js";
 
 export type PromptAutomation = Extract<Automation, { kind: "prompt" }>;
 
@@ -83,10 +83,11 @@ function contentOf(m: { body: string; mediaType: string }): string {
 
 /**
  * The ticket's last `maxMessages` messages, oldest first: the customer's as the user's, the company's
- * (agents, the bot, this AI) as the assistant's. Null when a newer message of the customer is already
- * stored: its own turn answers both, so the customer gets one answer.
+ * (agents, the bot, this AI) as the assistant's, ending with the texts the bot sends in this same turn
+ * before the model's answer (`sent`: the area's greeting), so the model goes on from them. Null when a
+ * newer message of the customer is already stored: its own turn answers both, so the customer gets one answer.
  */
-async function contextOf(w: BotWorld, maxMessages: number): Promise<ChatCompletionMessageParam[] | null> {
+async function contextOf(w: BotWorld, maxMessages: number, sent: string[]): Promise<ChatCompletionMessageParam[] | null> {
   const rows = await w.q.db
     .select({ id: messages.id, body: messages.body, mediaType: messages.mediaType, fromMe: messages.fromMe })
     .from(messages)
@@ -94,22 +95,25 @@ async function contextOf(w: BotWorld, maxMessages: number): Promise<ChatCompleti
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(maxMessages);
   if (rows.some((m) => !m.fromMe && m.id > w.messageId)) return null;
-  return rows
-    .reverse()
-    .map((m) => ({ role: m.fromMe ? "assistant" : "user", content: contentOf(m) }) as ChatCompletionMessageParam)
-    .filter((m) => m.content !== "");
+  const stored = rows.reverse().map((m) => ({ fromMe: m.fromMe, content: contentOf(m) }));
+  return [...stored, ...sent.map((content) => ({ fromMe: true, content }))]
+    .filter((m) => m.content.trim() !== "")
+    .slice(-maxMessages)
+    .map((m) => ({ role: m.fromMe ? "assistant" : "user", content: m.content }) as ChatCompletionMessageParam);
 }
 
 /**
  * The ticket goes to the prompt's area ("Informar al sector"; its own when the prompt has none), out of
- * the automation's hands for good (automationDone), waiting for its humans: the connection's transfer
- * message if it has one, and an internal note saying why, in the turn's one transaction.
+ * the automation's hands for good (automationDone: the scope, and the area it ends in), waiting for its
+ * humans: the connection's transfer message if it has one, and an internal note saying why, in the
+ * turn's one transaction (after what the turn's `lead` already says: the area's greeting).
  */
-async function handOver(w: BotWorld, auto: PromptAutomation, why: string, texts: string[] = []) {
+async function handOver(w: BotWorld, auto: PromptAutomation, lead: Step, why: string, texts: string[] = []) {
   const transfer = w.connection.transferMessage.trim();
+  const ticket = { ...w.ticket, ...lead.patch };
   await applyStep(w, {
-    patch: handOverPatch(w.ticket, auto.scope, auto.prompt.queueId),
-    texts: [...texts, ...(transfer ? [fill(w, transfer)] : [])],
+    patch: { ...lead.patch, ...toHumansPatch(ticket, auto.scope, auto.prompt.queueId) },
+    texts: [...lead.texts, ...texts, ...(transfer ? [fill(w, transfer)] : [])],
     note: why,
   });
 }
@@ -121,12 +125,19 @@ async function handOver(w: BotWorld, auto: PromptAutomation, why: string, texts:
  * holds the ticket). A reply with the transfer phrase hands over; a provider error or time-out hands
  * over too, with the reason in the note (never the key): the customer is never left without an answer
  * or a human. The turn writes once (chatbot/turns.ts): run twice, it answers once.
+ * `lead`: what the bot decided earlier in this turn (the ticket entering the area or option this prompt
+ * answers, with the area's greeting: chatbot/flow.ts); it commits with the prompt's answer, as one turn.
  */
-export async function runPromptTurn(w: BotWorld, auto: PromptAutomation, input: string): Promise<void> {
+export async function runPromptTurn(
+  w: BotWorld,
+  auto: PromptAutomation,
+  input: string,
+  lead: Step = { texts: [] },
+): Promise<void> {
   const { prompt } = auto;
   const name = prompt.name;
   if (asksForPerson(input)) {
-    return handOver(w, auto, `El cliente pidió hablar con una persona: la IA «${name}» pasó la conversación al sector.`);
+    return handOver(w, auto, lead, `El cliente pidió hablar con una persona: la IA «${name}» pasó la conversación al sector.`);
   }
   const { config, secrets } = w.s;
   let apiKey = "";
@@ -134,8 +145,9 @@ export async function runPromptTurn(w: BotWorld, auto: PromptAutomation, input: 
   try {
     const endpoint = promptEndpoint(config, secrets, prompt);
     apiKey = endpoint.apiKey;
-    const history = await contextOf(w, prompt.maxMessages);
-    if (history === null) return;
+    const history = await contextOf(w, prompt.maxMessages, lead.texts);
+    // the newer message's turn has the prompt answer: this one only takes the ticket where it was going
+    if (history === null) return applyStep(w, lead);
     const client = await aiClient(config, endpoint);
     const completion = await client.chat.completions.create({
       model: prompt.model,
@@ -147,12 +159,12 @@ export async function runPromptTurn(w: BotWorld, auto: PromptAutomation, input: 
   } catch (err) {
     const reason = providerReason(err, apiKey);
     w.s.log.warn({ companyId: w.q.companyId, ticketId: w.ticket.id, promptId: prompt.id, reason }, "AI prompt turn failed");
-    return handOver(w, auto, `La IA «${name}» no pudo responder (${reason}): la conversación pasó al sector.`);
+    return handOver(w, auto, lead, `La IA «${name}» no pudo responder (${reason}): la conversación pasó al sector.`);
   }
-  if (!reply) return handOver(w, auto, `La IA «${name}» no dio respuesta: la conversación pasó al sector.`);
+  if (!reply) return handOver(w, auto, lead, `La IA «${name}» no dio respuesta: la conversación pasó al sector.`);
   if (saysTransfer(reply)) {
     const rest = reply.replace(transferPattern, "").trim();
-    return handOver(w, auto, `La IA «${name}» transfirió la conversación al sector.`, rest ? [rest] : []);
+    return handOver(w, auto, lead, `La IA «${name}» transfirió la conversación al sector.`, rest ? [rest] : []);
   }
-  await applyStep(w, { patch: auto.assign ?? undefined, texts: [reply] });
+  await applyStep(w, { patch: { ...lead.patch, ...auto.assign }, texts: [...lead.texts, reply] });
 }

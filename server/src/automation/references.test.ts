@@ -187,4 +187,35 @@ describe("automation references: areas, options and connections point at the com
     const cleared = await call(mine.s, "PUT", `/queue/${area.id}`, queueForm({ promptId: null, integrationId: null }));
     expect(cleared.json()).toMatchObject({ promptId: null, integrationId: null });
   });
+  it("PUT /queue, /queue-options and /whatsapp with another company's promptId: 404, nothing saved; a new one without useOpenAi: 403", async () => {
+    const mine = await companyWithAutomations();
+    const other = await companyWithAutomations();
+    const db = t.app.charla.db;
+    const area = (await call(mine.s, "POST", "/queue", queueForm())).json();
+    const node = (await call(mine.s, "POST", "/queue-options", { queueId: area.id, title: "Bot" })).json();
+    const connection = (await call(mine.s, "POST", "/whatsapp", connectionForm())).json();
+    const areaForm = { name: area.name, color: area.color, greetingMessage: "" };
+    const connectionPut = connectionForm({ name: connection.name, isDefault: connection.isDefault });
+    const puts = (promptId: number) =>
+      [
+        ["PUT", `/queue/${area.id}`, { ...areaForm, promptId }],
+        ["PUT", `/queue-options/${node.id}`, { promptId }],
+        ["PUT", `/whatsapp/${connection.id}`, { ...connectionPut, promptId }],
+      ] as const;
+    const stored = async () => [
+      (await db.select().from(queues).where(eq(queues.id, area.id)))[0].promptId,
+      (await db.select().from(queueOptions).where(eq(queueOptions.id, node.id)))[0].promptId,
+      (await db.select().from(whatsapps).where(eq(whatsapps.id, connection.id)))[0].promptId,
+    ];
+    for (const [method, path, body] of puts(other.prompt.id)) {
+      expectError(await call(mine.s, method, path, body), 404, "ERR_NO_PROMPT_FOUND");
+    }
+    expect(await stored()).toEqual([null, null, null]);
+    const [company] = await db.select().from(companies).where(eq(companies.id, mine.c.id));
+    await db.update(plans).set({ useOpenAi: false }).where(eq(plans.id, company.planId));
+    for (const [method, path, body] of puts(mine.prompt.id)) {
+      expectError(await call(mine.s, method, path, body), 403, "ERR_NO_PERMISSION");
+    }
+    expect(await stored()).toEqual([null, null, null]);
+  });
 });

@@ -1,13 +1,13 @@
 import type { TicketView } from "@charla/contracts";
 import type { InboundMessage } from "../channels/driver.js";
 import type { Services } from "../context.js";
-import { runPromptTurn } from "../automation/ai-turn.js";
-import { automationOf } from "../automation/resolve.js";
+import { type PromptAutomation, runPromptTurn } from "../automation/ai-turn.js";
+import { type Allowed, automationOf } from "../automation/resolve.js";
 import { runTypebotTurn } from "../automation/typebot.js";
 import { scoped } from "../db/scoped.js";
 import { walkTree } from "./option-tree.js";
 import { outOfHours } from "./out-of-hours.js";
-import { chooseQueue } from "./queue-choice.js";
+import { chooseQueue, greetingStep } from "./queue-choice.js";
 import { type BotWorld, NOTHING, type Step, applyStep, loadTicket, loadWorld } from "./state.js";
 import { owesTurn } from "./turns.js";
 
@@ -28,6 +28,29 @@ export async function decide(w: BotWorld, input: string): Promise<Step> {
   const reset = { queueId: null, queueOptionId: null, chatbot: false };
   const fresh = await chooseQueue({ ...w, ticket: { ...w.ticket, ...reset } }, input, true);
   return { patch: { ...reset, ...fresh.patch }, texts: fresh.texts };
+}
+
+/**
+ * When the bot's step puts the ticket into an area (the queue choice, by number or keyword, the one
+ * area of its connection, `#` back into it) or onto an option node, and a prompt answers there
+ * (automation/resolve.ts), the prompt answers in this same turn: the customer who picked "2" gets its
+ * answer at once. Entering an area, the area's greeting goes first (the company wrote it for whoever
+ * comes in) and the prompt goes on from it; the option tree's menu is not sent, as the area's prompt
+ * answers before its tree (behaviours: inbound path 12). Reaching a node, its message goes first.
+ * Null when no prompt answers there, or the area is closed (its notice is all): the step as decided.
+ */
+async function promptOnEntry(w: BotWorld, step: Step, allowed: Allowed): Promise<{ auto: PromptAutomation; lead: Step } | null> {
+  const patch = step.patch ?? {};
+  const area = patch.queueId !== undefined && patch.queueId !== null;
+  const node = patch.queueOptionId !== undefined && patch.queueOptionId !== null;
+  if (!allowed.prompt || (!area && !node)) return null;
+  const ticket = { ...w.ticket, ...patch };
+  const queue = ticket.queueId !== null ? await w.q.queues.findById(ticket.queueId) : null;
+  if (!queue || outOfHours(w, queue) !== null) return null;
+  const auto = await automationOf(w.q, ticket, allowed);
+  if (auto?.kind !== "prompt") return null;
+  if (auto.scope === `queue:${queue.id}` && area) return { auto, lead: greetingStep(w, queue, patch) };
+  return { auto, lead: step };
 }
 
 /**
@@ -67,12 +90,14 @@ export async function runChatbot(
   if (waiting && !allowed.prompt && !allowed.typebot) return;
   const w = loadWorld(s, q, loaded);
   if (!w) return;
-  const found = allowed.prompt || allowed.typebot ? await automationOf(q, ticket) : null;
-  // one the plan no longer allows stays silent, the usual flow goes on
-  const auto = found && allowed[found.kind] ? found : null;
+  // what the plan does not allow is passed for the next place, else the usual flow goes on
+  const auto = allowed.prompt || allowed.typebot ? await automationOf(q, ticket, allowed) : null;
   if (!auto) {
-    if (!waiting) await applyStep(w, await decide(w, msg.body));
-    return;
+    if (waiting) return;
+    const step = await decide(w, msg.body);
+    const entered = await promptOnEntry(w, step, allowed);
+    if (entered) return runPromptTurn(w, entered.auto, msg.body, entered.lead);
+    return applyStep(w, step);
   }
   // out of hours the notice and nothing else, as for the menus; then the automation talks
   const queue = w.scheduleType === "queue" && ticket.queueId ? await q.queues.findById(ticket.queueId) : null;

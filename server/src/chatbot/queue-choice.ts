@@ -5,7 +5,7 @@ import { queueOrder } from "../modules/queues/queries.js";
 import { pickChoice, queueListText } from "./menus.js";
 import { childrenOf, rootMenu } from "./option-tree.js";
 import { outOfHours } from "./out-of-hours.js";
-import { type BotWorld, NOTHING, type QueueRow, type Step, fill } from "./state.js";
+import { type BotPatch, type BotWorld, NOTHING, type QueueRow, type Step, fill } from "./state.js";
 
 /** The connection's queues in the chatbot's order (orderQueue, nulls last, then name). */
 export async function connectionQueues(w: BotWorld): Promise<QueueRow[]> {
@@ -39,6 +39,17 @@ export async function enterQueue(w: BotWorld, queue: QueueRow): Promise<Step> {
   const closed = outOfHours(w, queue);
   if (closed) return { patch: { ...patch, ...closed.patch }, texts: closed.texts };
   return { patch, texts: [roots.length > 0 ? rootMenu(w, queue, roots) : fill(w, queue.greetingMessage, queue)] };
+}
+
+/**
+ * The ticket enters a queue whose prompt answers at once (chatbot/flow.ts): the queue's greeting and
+ * no option tree, the prompt talks instead of it. `patch`: the entry as decided, whatever else it changes.
+ */
+export function greetingStep(w: BotWorld, queue: QueueRow, patch: BotPatch): Step {
+  return {
+    patch: { ...patch, queueId: queue.id, queueOptionId: null, chatbot: false },
+    texts: [fill(w, queue.greetingMessage, queue)],
+  };
 }
 
 /** The connection's greeting and the numbered queues, counted for maxUseBotQueues / timeUseBotQueues. */

@@ -22,7 +22,7 @@ export const StorageKeys = {
   companyLogo: "companyLogo",
   /** core §4 company swap: set when the company's chatBotType is keyword. */
   isKeyword: "isKeyword",
-  /** core §9: the prompt choices of areas, options and connections are shown only while this is "true". */
+  /** core §9: the prompt choices of areas, options and connections; hidden only while this is "false". */
   useLLM: "useLLM",
 } as const;
 
@@ -51,9 +51,14 @@ export function campaignsShown(): boolean {
   return readItem(StorageKeys.campaignsShown) !== null;
 }
 
-/** core §9: whether this browser shows the AI prompt choices (the local setting useLLM). */
+/**
+ * core §9: whether this browser shows the AI prompt choices (the local setting useLLM). Shown unless
+ * the setting says "false": no screen sets it, so reading it as "true only when set" hid the prompts from
+ * every user (issue 40: a saved prompt could not be put to work). Who may pick a prompt is the admin
+ * whose plan has useOpenAi (permissions `prompts.manage`); a browser that wants the pickers hidden still can.
+ */
 export function llmShown(): boolean {
-  return readItem(StorageKeys.useLLM) === "true";
+  return readItem(StorageKeys.useLLM) !== "false";
 }
 
 /** The token is stored JSON-encoded (as the family's clients do); a plain value is accepted too. */

@@ -1,7 +1,9 @@
 import type { IntegrationView, IntegrationsPage, PromptView, PromptsPage } from "@charla/contracts";
 import MenuItem from "@mui/material/MenuItem";
 import TextField from "@mui/material/TextField";
+import Typography from "@mui/material/Typography";
 import { useQuery } from "@tanstack/react-query";
+import type { ReactNode } from "react";
 import { type Control, type FieldPath, type FieldValues, useController } from "react-hook-form";
 import { api } from "../../api/client";
 import { usePermission } from "../../auth/permissions";
@@ -23,7 +25,8 @@ async function allPages<P, T>(path: string, signal: AbortSignal, items: (page: P
 /**
  * The company's queue integrations and AI prompts an area, an option or a connection may point at:
  * each list only for whom it may be shown (an admin with the plan's useIntegrations / useOpenAi; the
- * prompts also only with the local setting useLLM, core §9), else null and its select is not shown.
+ * prompts not while the local setting useLLM is "false", core §9: lib/storage.ts), else null and its
+ * select is not shown.
  */
 export function useAutomationChoices(): { integrations: IntegrationView[] | null; prompts: PromptView[] | null } {
   const integrationsAllowed = usePermission("integrations.manage");
@@ -101,6 +104,7 @@ type Choice = { value: number | null | undefined; onChange: (id: number | null) 
 /**
  * The pair an area, an option or a connection shows: its integration and its prompt, each only when
  * `choices` offers it (useAutomationChoices); `null` when neither is offered, so the caller's frame goes too.
+ * `help`: which one answers when several apply, under them (across the caller's grid), with the prompts.
  */
 export function AutomationPickers(props: {
   choices: ReturnType<typeof useAutomationChoices>;
@@ -109,8 +113,9 @@ export function AutomationPickers(props: {
   labels: { integration: string; prompt: string; none: string };
   testIdPrefix: string;
   size?: "small" | "medium";
+  help?: ReactNode;
 }) {
-  const { choices, integration, prompt, labels, testIdPrefix, size } = props;
+  const { choices, integration, prompt, labels, testIdPrefix, size, help } = props;
   if (!choices.integrations && !choices.prompts) return null;
   return (
     <>
@@ -136,6 +141,17 @@ export function AutomationPickers(props: {
           testId={`${testIdPrefix}-prompt`}
         />
       )}
+      {choices.prompts && help && (
+        <Typography
+          variant="caption"
+          color="text.secondary"
+          component="div"
+          sx={{ gridColumn: "1 / -1", mt: -0.5 }}
+          data-testid={`${testIdPrefix}-automation-help`}
+        >
+          {help}
+        </Typography>
+      )}
     </>
   );
 }
@@ -146,6 +162,7 @@ export function AutomationFormPickers<T extends FieldValues>(props: {
   choices: ReturnType<typeof useAutomationChoices>;
   labels: { integration: string; prompt: string; none: string };
   testIdPrefix: string;
+  help?: ReactNode;
 }) {
   const { field: integration } = useController({ control: props.control, name: "integrationId" as FieldPath<T> });
   const { field: prompt } = useController({ control: props.control, name: "promptId" as FieldPath<T> });
@@ -156,6 +173,7 @@ export function AutomationFormPickers<T extends FieldValues>(props: {
       prompt={prompt}
       labels={props.labels}
       testIdPrefix={props.testIdPrefix}
+      help={props.help}
     />
   );
 }

@@ -247,6 +247,7 @@ export function ConnectionFormFields({ control, isNew, defaultLocked, queues, cl
           choices={choices}
           labels={{ integration: t("modal.integration"), prompt: t("modal.prompt"), none: t("modal.none") }}
           testIdPrefix="connection"
+          help={t("modal.promptHelp")}
         />
       </Box>
 

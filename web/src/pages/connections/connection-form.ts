@@ -48,7 +48,7 @@ export function formValuesOf(connection?: ConnectionView): ConnectionFormValues 
     ratingMessage: connection?.ratingMessage ?? "",
     expiresInactiveMessage: connection?.expiresInactiveMessage ?? "",
     queueIds: connection?.queues.map((queue) => queue.id) ?? [],
-    // the pickers show only to admins with the plan's flag (the prompt's also with useLLM, core §9); a
+    // the pickers show only to admins with the plan's flag (the prompt's not while useLLM is "false", core §9); a
     // stored choice is kept either way
     promptId: connection?.promptId ?? null,
     integrationId: connection?.integrationId ?? null,

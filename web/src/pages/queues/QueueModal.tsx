@@ -17,6 +17,7 @@ import { SchedulesEditor } from "../../components/schedules/SchedulesEditor";
 import { TimeZonePicker } from "../../components/schedules/TimeZonePicker";
 import { AutomationFormPickers, useAutomationChoices } from "../../components/automation/AutomationSelect";
 import { toast } from "../../lib/toast";
+import { AreaAnswerHelp } from "./AreaAnswerHelp";
 import { type OptionDraft, draftInvalid } from "./option-drafts";
 import { QueueOptionsEditor } from "./QueueOptionsEditor";
 import { firstFreeColor, newQueueValues, queuePayloadOf, queueValuesOf, type QueueValues } from "./queue-form";
@@ -182,6 +183,7 @@ export function QueueModal({ queueId, onClose }: Props) {
                   choices={choices}
                   labels={{ integration: t("modal.integration"), prompt: t("modal.prompt"), none: t("modal.none") }}
                   testIdPrefix="queue"
+                  help={<AreaAnswerHelp control={form.control} areaId={savedId} choices={choices} />}
                 />
               </Box>
             )}

@@ -73,6 +73,7 @@ function DraftForm({ draft }: { draft: OptionDraft }) {
               prompt={{ value: draft.promptId, onChange: (promptId) => set({ promptId }) }}
               labels={{ integration: t("options.integration"), prompt: t("options.prompt"), none: t("modal.none") }}
               testIdPrefix="queue-option"
+              help={t("options.promptHelp")}
             />
           </Box>
         )}
