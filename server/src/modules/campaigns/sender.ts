@@ -8,6 +8,7 @@ import { withTransaction } from "../../db/tx.js";
 import { AppError } from "../../lib/app-error.js";
 import { fillTemplate } from "../../lib/template.js";
 import { fallbackTemplate } from "../cloud/fallback.js";
+import { companyTimeZone } from "../companies/time-zone.js";
 import { chatWindow } from "../cloud/window.js";
 import { optionsOf } from "../file-lists/queries.js";
 import { campaignsAllowed } from "../../jobs/eligible.js";
@@ -164,8 +165,9 @@ async function sendAsTemplate(
   let fallback: Awaited<ReturnType<typeof fallbackTemplate>>;
   try {
     if (!wa || !driver.sendTemplate) throw new AppError("ERR_CLOUD_WINDOW_CLOSED");
+    const timeZone = await companyTimeZone(s.db, c.companyId);
     const fill = (param: string) =>
-      fillTemplate(fillCampaignVariables(param, sh, settings.variables), { name: sh.name, email: sh.email });
+      fillTemplate(fillCampaignVariables(param, sh, settings.variables), { name: sh.name, email: sh.email, timeZone });
     fallback = await fallbackTemplate(s, c.companyId, wa, fill);
   } catch (err) {
     if (codeOf(err) === "ERR_WAPP_NOT_INITIALIZED") throw err;

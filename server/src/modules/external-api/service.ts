@@ -26,6 +26,7 @@ import { fillTemplate } from "../../lib/template.js";
 import { extensionOf } from "../../pipeline/media.js";
 import { ticketForCompany } from "../tickets/openings.js";
 import { resolve, within } from "../tickets/transitions.js";
+import { companyTimeZone } from "../companies/time-zone.js";
 import { findOrCreateContact } from "../contacts/find-or-create.js";
 import { findContactView } from "../contacts/queries.js";
 import { assertCloudLength, assertWindowOpen } from "../cloud/window.js";
@@ -219,7 +220,12 @@ export async function sendExternal(
     const window = await assertWindowOpen(s.db, caller.companyId, caller.whatsappId, to.number);
     if (window.applies) assertCloudLength(input.body, { caption: input.files.length > 0 });
     const { contact, ticket } = await contactTicket(s, caller, to, input.closeTicket);
-    const body = fillTemplate(input.body, { name: contact.name, email: contact.email ?? "", ticketId: ticket.id });
+    const body = fillTemplate(input.body, {
+      name: contact.name,
+      email: contact.email ?? "",
+      ticketId: ticket.id,
+      timeZone: await companyTimeZone(s.db, caller.companyId),
+    });
     const clientId = idempotencyKey ? `api:${idempotencyKey}` : undefined;
     // the company's answer, by the one door every answer takes (core §4 checks, record first)
     await answerTicket(

@@ -1,9 +1,8 @@
 import { type ScheduleEvent, type ScheduleForm, type ScheduleView, storableText } from "@charla/contracts";
-import { eq } from "drizzle-orm";
 import type { z } from "zod";
 import type { RequestCtx, Services } from "../../context.js";
 import { type Scoped, scoped } from "../../db/scoped.js";
-import { companies } from "../../db/schema/index.js";
+import { companyTimeZone } from "../companies/time-zone.js";
 import { withTransaction } from "../../db/tx.js";
 import { AppError, found } from "../../lib/app-error.js";
 import type { ScheduleRow } from "./presenter.js";
@@ -36,8 +35,7 @@ function assertChangeable(row: ScheduleRow) {
 }
 
 async function companyZone(q: Scoped): Promise<string> {
-  const [row] = await q.db.select({ timeZone: companies.timeZone }).from(companies).where(eq(companies.id, q.companyId));
-  return row.timeZone;
+  return (await companyTimeZone(q.db, q.companyId)) ?? "America/Noronha";
 }
 
 const fields = (input: Input) => ({

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
-import type { Db, Tx } from "../../db/client.js";
 import type { Scoped } from "../../db/scoped.js";
-import { companies, contacts, type tickets } from "../../db/schema/index.js";
+import { contacts, type tickets } from "../../db/schema/index.js";
+import { companyTimeZone } from "../companies/time-zone.js";
 import { type TemplateFacts, fillTemplate } from "../../lib/template.js";
 import { settingValue } from "../settings/queries.js";
 import { ratingQuestion } from "../../chatbot/rating-question.js";
@@ -40,11 +40,6 @@ export async function templateFactsOf(
     now,
     timeZone,
   };
-}
-
-async function companyTimeZone(db: Db | Tx, companyId: number): Promise<string | undefined> {
-  const [row] = await db.select({ timeZone: companies.timeZone }).from(companies).where(eq(companies.id, companyId));
-  return row?.timeZone;
 }
 
 /** Resolving asks for a rating (behaviours: Rating) when userRating is on and an agent served a contact's ticket. */
