@@ -18,6 +18,9 @@ import type { DomainEvent, EventName } from "./catalog.js";
  */
 export type Phase = "write" | "commit" | "detached";
 
+/** A transaction's `publish` (db/tx.ts `withTransaction`), for helpers that publish on its behalf. */
+export type Publish = (event: DomainEvent) => Promise<void>;
+
 type Handler<K extends EventName> = {
   write: (tx: Tx, event: DomainEvent<K>) => Promise<void>;
   commit: (event: DomainEvent<K>) => void;

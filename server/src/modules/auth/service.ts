@@ -45,18 +45,16 @@ export async function login(
   const [company] = await s.db.select().from(companies).where(eq(companies.id, user.companyId)).limit(1);
   assertCompanyUsable(company, user.super);
 
-  const opened = await withTransaction(s.db, async (tx, { afterCommit }) => {
+  const opened = await withTransaction(s, async (tx, { publish }) => {
     const replaced = await tx
       .update(userSessions)
       .set({ revokedAt: new Date(), revokeReason: "replaced" })
       .where(and(eq(userSessions.userId, user.id), eq(userSessions.companyId, user.companyId), isNull(userSessions.revokedAt)))
       .returning({ id: userSessions.id });
     const session = await openSession(s, tx, user, client);
-    afterCommit(() => {
-      for (const { id } of replaced) {
-        s.events.publish({ type: "session.replaced", companyId: user.companyId, userId: user.id, sessionId: id });
-      }
-    });
+    for (const { id } of replaced) {
+      await publish({ type: "session.replaced", companyId: user.companyId, userId: user.id, sessionId: id });
+    }
     return session;
   });
   return issued(s, opened);
