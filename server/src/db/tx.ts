@@ -3,22 +3,30 @@ import type { Db, Tx } from "./client.js";
 export type AfterCommit = (fn: () => void | Promise<void>) => void;
 
 /**
- * Where a transaction's events go (the EventBus): `write` runs, inside the transaction, what must commit
- * with the change or not at all (a job row); `publish` the rest, once the change is committed.
+ * Where a transaction's events go (the EventBus): `write` does, inside the transaction, what must
+ * commit with the change or not at all (write listeners, durable listeners' job rows), and returns
+ * what follows once it has committed (the other listeners, the durable jobs run on this node).
  */
 export interface EventSink<E> {
-  write(tx: Tx, event: E): Promise<void>;
-  publish(event: E): void;
+  write(tx: Tx, event: E): Promise<() => void>;
 }
+
+export type PublishOptions = {
+  /**
+   * Not at the commit but at this moment (this process's timer): an automatic message recorded now and
+   * due later is run on its lane then. What must survive this process is a row already (its job).
+   */
+  at?: Date;
+};
 
 /**
  * What a transaction's body may do besides writing rows. `publish` is the one way to announce a change
- * made in it: its durable listeners write their rows now, with `tx`; the others run after the commit,
- * in publication order, and never if it rolls back. `afterCommit` is for what is not an event (a file
- * to remove once the row that named it is gone).
+ * made in it: its write and durable listeners write their rows now, with `tx`; the others run after
+ * the commit, in publication order, and never if it rolls back. `afterCommit` is for what is not an
+ * event (a file to remove once the row that named it is gone).
  */
 export type TxHooks<E> = {
-  publish: (event: E) => Promise<void>;
+  publish: (event: E, opts?: PublishOptions) => Promise<void>;
   afterCommit: AfterCommit;
 };
 
@@ -39,10 +47,12 @@ export async function withTransaction<T, E>(on: Db | WithEvents<E>, fn: (tx: Tx,
   const result = await db.transaction((tx) =>
     fn(tx, {
       afterCommit,
-      publish: async (event) => {
+      publish: async (event, opts = {}) => {
         if (!sink) throw new Error("withTransaction: publish needs the services ({ db, events }), not a bare db");
-        await sink.write(tx, event);
-        afterCommit(() => sink.publish(event));
+        const committed = await sink.write(tx, event);
+        const at = opts.at;
+        if (!at) afterCommit(committed);
+        else afterCommit(() => void setTimeout(committed, Math.max(0, at.getTime() - Date.now())).unref());
       },
     }),
   );
