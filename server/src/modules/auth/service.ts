@@ -104,7 +104,7 @@ export async function issued(s: Services, who: Who & { refreshToken: string }): 
 export async function refresh(s: Services, refreshToken: string | undefined): Promise<Issued> {
   if (!refreshToken) throw new AppError("ERR_SESSION_EXPIRED");
   const hash = s.tokens.hashRefresh(refreshToken);
-  const outcome = await withTransaction(s.db, async (tx) => {
+  const outcome = await withTransaction(s, async (tx, { publish }) => {
     // the token and its session locked (two tabs refreshing the same session go one after the other),
     // read with the user and company in one statement
     const [row] = await tx
@@ -124,7 +124,8 @@ export async function refresh(s: Services, refreshToken: string | undefined): Pr
         .update(userSessions)
         .set({ revokedAt: new Date(), revokeReason: "refresh-reuse" })
         .where(eq(userSessions.id, row.session.id));
-      return { error: true as const, revoked: row.session.id };
+      await publish({ type: "session.ended", sessionId: row.session.id });
+      return { error: true as const };
     }
     if (!row.company || row.userSuper === null) return { error: true as const };
     assertCompanyUsable(row.company, row.userSuper);
@@ -141,10 +142,7 @@ export async function refresh(s: Services, refreshToken: string | undefined): Pr
     return storeRefreshToken(s, tx, { id: row.session.userId, companyId: row.session.companyId, sessionId: row.session.id });
   });
   // the revocation must commit, so the error is thrown only after the transaction
-  if ("error" in outcome) {
-    if (outcome.revoked) s.events.publish({ type: "session.ended", sessionId: outcome.revoked });
-    throw new AppError("ERR_SESSION_EXPIRED");
-  }
+  if ("error" in outcome) throw new AppError("ERR_SESSION_EXPIRED");
   return issued(s, outcome);
 }
 
