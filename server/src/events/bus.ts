@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { z } from "zod";
 import type { Tx } from "../db/client.js";
-import type { AfterCommit, PublishOptions } from "../db/tx.js";
+import type { PublishOptions } from "../db/tx.js";
 import { KeyedQueue } from "../lib/keyed-queue.js";
 import type { DomainEvent, EventName } from "./catalog.js";
 
@@ -121,11 +121,6 @@ export class EventBus {
       this.deliver(event);
       for (const w of written) this.detach(w.listener, event, () => (this.jobs as DurableJobs).runNow(w.jobId));
     };
-  }
-
-  /** Publishes from inside a transaction, given its hooks' `afterCommit` (the older form of `withTransaction`'s `publish`). */
-  async within(tx: Tx, afterCommit: AfterCommit, event: DomainEvent): Promise<void> {
-    afterCommit(await this.write(tx, event));
   }
 
   /**
