@@ -4,11 +4,12 @@ export type AfterCommit = (fn: () => void | Promise<void>) => void;
 
 /**
  * Where a transaction's events go (the EventBus): `write` does, inside the transaction, what must
- * commit with the change or not at all (write listeners, durable listeners' job rows), and returns
- * what follows once it has committed (the other listeners, the durable jobs run on this node).
+ * commit with the change or not at all (write listeners, durable listeners' job rows); `publish`, given
+ * what `write` wrote, the rest once it has committed (the other listeners, the durable jobs run here).
  */
-export interface EventSink<E> {
-  write(tx: Tx, event: E): Promise<() => void>;
+export interface EventSink<E, W> {
+  write(tx: Tx, event: E): Promise<W>;
+  publish(event: E, written: W): void;
 }
 
 export type PublishOptions = {
@@ -30,7 +31,7 @@ export type TxHooks<E> = {
   afterCommit: AfterCommit;
 };
 
-type WithEvents<E> = { db: Db; events: EventSink<E> };
+type WithEvents<E, W> = { db: Db; events: EventSink<E, W> };
 
 /**
  * Runs `fn` in one transaction. Given the services (`{db, events}`) its body may `publish` events;
@@ -38,10 +39,13 @@ type WithEvents<E> = { db: Db; events: EventSink<E> };
  * its failure is logged by whoever queued it and never turns the committed write into an error.
  */
 export function withTransaction<T>(db: Db, fn: (tx: Tx, hooks: Pick<TxHooks<never>, "afterCommit">) => Promise<T>): Promise<T>;
-export function withTransaction<T, E>(s: WithEvents<E>, fn: (tx: Tx, hooks: TxHooks<E>) => Promise<T>): Promise<T>;
-export async function withTransaction<T, E>(on: Db | WithEvents<E>, fn: (tx: Tx, hooks: TxHooks<E>) => Promise<T>): Promise<T> {
+export function withTransaction<T, E, W>(s: WithEvents<E, W>, fn: (tx: Tx, hooks: TxHooks<E>) => Promise<T>): Promise<T>;
+export async function withTransaction<T, E, W>(
+  on: Db | WithEvents<E, W>,
+  fn: (tx: Tx, hooks: TxHooks<E>) => Promise<T>,
+): Promise<T> {
   const sink = "events" in on && "db" in on ? on.events : null;
-  const db = sink ? (on as WithEvents<E>).db : (on as Db);
+  const db = sink ? (on as WithEvents<E, W>).db : (on as Db);
   const queued: (() => void | Promise<void>)[] = [];
   const afterCommit: AfterCommit = (cb) => queued.push(cb);
   const result = await db.transaction((tx) =>
@@ -49,7 +53,8 @@ export async function withTransaction<T, E>(on: Db | WithEvents<E>, fn: (tx: Tx,
       afterCommit,
       publish: async (event, opts = {}) => {
         if (!sink) throw new Error("withTransaction: publish needs the services ({ db, events }), not a bare db");
-        const committed = await sink.write(tx, event);
+        const written = await sink.write(tx, event);
+        const committed = () => sink.publish(event, written);
         const at = opts.at;
         if (!at) afterCommit(committed);
         else afterCommit(() => void setTimeout(committed, Math.max(0, at.getTime() - Date.now())).unref());

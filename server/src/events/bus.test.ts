@@ -28,9 +28,10 @@ describe("EventBus", () => {
       seen.push(`write ${e.ticket.id}`);
     });
     bus.on("ticket.changed", { id: "c", phase: "commit" }, (e) => seen.push(`commit ${e.ticket.id}`));
-    const committed = await bus.write(tx, ticket(7));
+    const event = ticket(7);
+    const written = await bus.write(tx, event);
     expect(seen).toEqual(["write 7"]);
-    committed();
+    bus.publish(event, written);
     expect(seen).toEqual(["write 7", "commit 7"]);
   });
 

@@ -48,6 +48,9 @@ export type DurableJobs = {
   runNow: (jobId: number) => Promise<unknown>;
 };
 
+/** What a publication wrote in its transaction: the durable listeners' jobs, to run once it commits. */
+export type Written = { jobs: { listenerId: string; jobId: number }[] };
+
 type Handler<K extends EventName> = {
   write: (tx: Tx, event: DomainEvent<K>) => Promise<void>;
   commit: (event: DomainEvent<K>) => void;
@@ -103,39 +106,39 @@ export class EventBus {
 
   /**
    * The part of a publication that happens inside the publisher's transaction: its `write` listeners
-   * run with `tx`, and its durable listeners' jobs are written with it. Returns what follows once the
-   * transaction has committed: the event published, and those jobs run on this node. db/tx.ts
-   * `withTransaction`'s `publish` calls this and queues the returned function after the commit.
+   * run with `tx`, and its durable listeners' jobs are written with it. Returns what was written, for
+   * `publish` once the transaction has committed (db/tx.ts `withTransaction`'s `publish` does both).
    */
-  async write(tx: Tx, event: DomainEvent): Promise<() => void> {
+  async write(tx: Tx, event: DomainEvent): Promise<Written> {
     for (const l of this.of(event, "write")) await l.run(tx, event);
-    const written: { listener: Registration; jobId: number }[] = [];
+    const jobs: Written["jobs"] = [];
     for (const l of this.of(event, "durable")) {
       const job = l.run(event) as DurableJob | null;
       if (!job) continue;
       const jobId = await (this.jobs as DurableJobs).enqueue(tx, job);
       // null: the idempotency key was used by an earlier cause, whose job is that cause's to run
-      if (jobId !== null) written.push({ listener: l, jobId });
+      if (jobId !== null) jobs.push({ listenerId: l.id, jobId });
     }
-    return () => {
-      this.deliver(event);
-      for (const w of written) this.detach(w.listener, event, () => (this.jobs as DurableJobs).runNow(w.jobId));
-    };
+    return { jobs };
   }
 
   /**
-   * Publishes what has already been committed (a single statement, or after a transaction). An event
-   * with durable listeners is refused: their job would not commit with the change, so it is published
-   * from its transaction (`withTransaction`'s `publish`).
+   * Publishes what has been committed: the commit listeners, in order on this path, the detached ones
+   * off it, and the durable jobs its transaction wrote (`written`, from `write`), run on this node.
+   * Without `written` (after a single statement) an event with durable listeners is refused: their
+   * jobs would not commit with the change, so it is published from its transaction.
    */
-  publish(event: DomainEvent): void {
+  publish(event: DomainEvent, written?: Written): void {
     const durable = this.of(event, "durable");
-    if (durable.length) {
+    if (durable.length && !written) {
       throw new Error(
         `${event.type} has durable listeners (${durable.map((l) => l.id).join(", ")}): publish it inside its transaction (withTransaction's publish), so their jobs commit with it`,
       );
     }
     this.deliver(event);
+    for (const { listenerId, jobId } of written?.jobs ?? []) {
+      this.detach({ id: listenerId }, event, () => (this.jobs as DurableJobs).runNow(jobId));
+    }
   }
 
   /** The commit listeners, in order on this path, then the detached ones off it. */
@@ -151,7 +154,7 @@ export class EventBus {
   }
 
   /** Runs a listener's work off the publisher's path: on its lane if it has one, else at once. */
-  private detach(l: Registration, event: DomainEvent, work: () => unknown): void {
+  private detach(l: Pick<Registration, "id" | "lane">, event: DomainEvent, work: () => unknown): void {
     const task = () =>
       Promise.resolve()
         .then(work)
@@ -188,7 +191,7 @@ export class EventBus {
     return (this.listeners.get(event.type) ?? []).filter((l) => l.phase === phase);
   }
 
-  private failed(l: Registration, event: DomainEvent, err: unknown): void {
+  private failed(l: Pick<Registration, "id">, event: DomainEvent, err: unknown): void {
     const companyId = (event as { companyId?: number }).companyId;
     this.log.error({ err, listener: l.id, event: event.type, companyId }, "event listener failed");
   }
