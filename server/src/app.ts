@@ -18,6 +18,9 @@ import { registerProfilePictureRefresh } from "./pipeline/profile-picture.js";
 import { registerCampaignConfirmations } from "./modules/campaigns/confirmations.js";
 import { type Database, openDatabase } from "./db/client.js";
 import { seed } from "./db/seed.js";
+import { enqueue } from "./jobs/durable/enqueue.js";
+import { jobKinds } from "./jobs/durable/kinds.js";
+import { runJobNow } from "./jobs/durable/run.js";
 import { startJobRunner } from "./jobs/runner.js";
 import { loggerOptions } from "./lib/logger.js";
 import { SecretBox } from "./lib/secret-box.js";
@@ -101,7 +104,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   const tokens = new TokenService(config.jwtSecret, config.jwtRefreshSecret, config.accessTokenTtlSec);
   const realtime = await createRealtime({ server: app.server, db: database.db, tokens, redisUrl: config.redisUrl, log: app.log });
-  const events = new EventBus(app.log);
+  // durable listeners' jobs are written in their publisher's transaction and run here once it commits
+  // (`services` is complete by the time anything is published)
+  const events = new EventBus(app.log, {
+    enqueue: (tx, job) => enqueue(tx, job.companyId, job.kind, job.payload, { idempotencyKey: job.idempotencyKey }),
+    runNow: (jobId) => runJobNow(services, jobKinds(), jobId),
+  });
   registerRealtimeListeners(events, realtime);
   const services: AppServices = {
     config,

@@ -7,6 +7,7 @@ import { contacts, integrationDeliveries, messages, tickets } from "../db/schema
 import { deliverWebhookJob } from "../jobs/durable/deliver-webhook.js";
 import { enqueue } from "../jobs/durable/enqueue.js";
 import { runJobNow } from "../jobs/durable/run.js";
+import { type OnlyCompany, type OwedBounds, owedSweep } from "../jobs/owed-sweep.js";
 import type { Sweep } from "../jobs/sweep.js";
 import { type MemoryCache, memoryCache } from "../lib/memory-cache.js";
 import { rowsOf } from "../lib/rate-limit.js";
@@ -229,15 +230,12 @@ export function registerIntegrationDeliveries(s: Services): void {
 type Owed = { companyId: number; ticketId: number; messageId: number };
 
 /**
- * Received messages of the last hour (older than DELIVERY_OWED_AFTER_SEC) on tickets whose integration
- * is a webhook or n8n one, with no delivery to it yet: the listener's work lost with its process.
- * Only companies whose plan has integrations and that have such an integration are looked at; their
- * tickets by the recently-updated index (a received message moves updatedAt), each one's messages by
- * the ticket's index. `only` keeps a test to its own company.
+ * Received messages within the window on tickets whose integration is a webhook or n8n one, with no
+ * delivery to it yet: the listener's work lost with its process. Only companies whose plan has
+ * integrations and that have such an integration are looked at; their tickets by the recently-updated
+ * index (a received message moves updatedAt), each one's messages by the ticket's index.
  */
-export async function owedDeliveries(s: Services, now: Date, limit: number, only?: { companyId: number }): Promise<Owed[]> {
-  const owedBefore = new Date(now.getTime() - DELIVERY_OWED_AFTER_SEC * 1000).toISOString();
-  const since = new Date(now.getTime() - DELIVERY_STALE_AFTER_SEC * 1000).toISOString();
+async function findOwed(s: Services, { since, owedBefore }: OwedBounds, limit: number, only?: OnlyCompany): Promise<Owed[]> {
   const result = await s.db.execute(sql`
     select t.company_id as "companyId", t.id as "ticketId", m.id as "messageId"
       from companies c
@@ -270,7 +268,7 @@ export async function owedDeliveries(s: Services, now: Date, limit: number, only
  * and the runner found the lease lapsed with no attempt left): their rows are marked dead too. Driven
  * from the deliveries still being tried (a partial index), never from the history of dead jobs.
  */
-async function settleDeadJobs(s: Services, only?: { companyId: number }): Promise<number> {
+async function settleDeadJobs(s: Services, only?: OnlyCompany): Promise<number> {
   const result = await s.db.execute(sql`
     update integration_deliveries d set status = 'dead', updated_at = now()
       from jobs j
@@ -289,7 +287,7 @@ const PRUNE_BATCH = 1000;
  * The log keeps a month: older finished deliveries go, a bounded batch a round, oldest first (the
  * primary key's order is the order they were written in).
  */
-async function pruneDeliveries(s: Services, now: Date, only?: { companyId: number }): Promise<number> {
+async function pruneDeliveries(s: Services, now: Date, only?: OnlyCompany): Promise<number> {
   const cutoff = new Date(now.getTime() - DELIVERY_LOG_DAYS * 86_400_000);
   const result = await s.db.execute(sql`
     delete from integration_deliveries where id in (
@@ -301,21 +299,27 @@ async function pruneDeliveries(s: Services, now: Date, only?: { companyId: numbe
   return rowsOf<{ id: number }>(result).length;
 }
 
-/** One round of the catch-up: owed deliveries written (their jobs go with the runner's next round). */
-export async function catchUpDeliveries(s: Services, now: Date, limit: number, only?: { companyId: number }): Promise<number> {
-  const owed = await owedDeliveries(s, now, limit, only);
-  let written = 0;
-  for (const o of owed) {
-    if ((await deliverReceived(s, o.companyId, o.ticketId, o.messageId)) !== null) written++;
-  }
-  await settleDeadJobs(s, only);
-  await pruneDeliveries(s, now, only);
-  return written;
-}
-
-/** A sweep of the runner every 10 s: a delivery lost by a crash is written at most ~25 s after its message. */
-export const deliveriesCatchUp: Sweep = {
+/**
+ * The catch-up, a sweep of the runner every 10 s: owed deliveries written (their jobs go with the
+ * runner's next round), so one lost by a crash is written at most ~25 s after its message; then the
+ * log's housekeeping (deliveries whose job died, the month kept).
+ */
+const catchUp = owedSweep<Owed>({
   name: "integration-deliveries",
   everyMs: 10_000,
-  batch: (s, now, limit) => catchUpDeliveries(s, now, limit),
-};
+  window: { owedAfterSec: DELIVERY_OWED_AFTER_SEC, staleAfterSec: DELIVERY_STALE_AFTER_SEC },
+  find: findOwed,
+  run: async (s, owed, now, only) => {
+    let written = 0;
+    for (const o of owed) {
+      if ((await deliverReceived(s, o.companyId, o.ticketId, o.messageId)) !== null) written++;
+    }
+    await settleDeadJobs(s, only);
+    await pruneDeliveries(s, now, only);
+    return written;
+  },
+});
+
+export const owedDeliveries = catchUp.owed;
+export const catchUpDeliveries = catchUp.take;
+export const deliveriesCatchUp: Sweep = catchUp.sweep;

@@ -6,7 +6,6 @@ import { type Scoped, scoped } from "../db/scoped.js";
 import { jobs, messages, tickets, typebotSessions } from "../db/schema/index.js";
 import { withTransaction } from "../db/tx.js";
 import type { Tx } from "../db/client.js";
-import type { AfterCommit } from "../db/tx.js";
 import { deliverMessagesJob } from "../jobs/durable/deliver-messages.js";
 import { JOB_DEFAULTS } from "../jobs/durable/kind.js";
 import { queueAutomatic } from "../modules/messages/automatic.js";
@@ -135,7 +134,7 @@ async function apply(w: BotWorld, auto: TypebotAutomation, outcome: Outcome): Pr
     if (outcome.note) {
       await q.ticketNotes.insert({ note: outcome.note, ticketId: after.id, contactId: after.contactId, userId: null });
     }
-    await queueSpaced(w, t, hooks.afterCommit, after, texts, auto.integration.typebotDelayMessage);
+    await queueSpaced(w, t, after, texts, auto.integration.typebotDelayMessage);
   });
 }
 
@@ -166,14 +165,7 @@ async function lastDatedText(tx: Tx, companyId: number, ticketId: number): Promi
  * then: this node runs it on the lane at that moment, and any node's job runner takes it if this one
  * is gone by then. Nobody's lane waits meanwhile.
  */
-async function queueSpaced(
-  w: BotWorld,
-  t: Within,
-  afterCommit: AfterCommit,
-  ticket: TicketRow,
-  texts: string[],
-  delayMs: number,
-) {
+async function queueSpaced(w: BotWorld, t: Within, ticket: TicketRow, texts: string[], delayMs: number) {
   if (texts.length === 0) return;
   const { tx } = t;
   const companyId = w.q.companyId;
@@ -208,10 +200,6 @@ async function queueSpaced(
       .onConflictDoNothing()
       .returning({ id: jobs.id });
     if (!job) continue;
-    const event = { type: "automatic.queued", companyId, ticketId: ticket.id, jobId: job.id } as const;
-    afterCommit(() => {
-      const wait = Math.max(0, at.getTime() - Date.now());
-      setTimeout(() => w.s.events.publish(event), wait).unref();
-    });
+    await t.publish({ type: "automatic.queued", companyId, ticketId: ticket.id, jobId: job.id }, { at });
   }
 }

@@ -1,8 +1,8 @@
 import { SettingDefinitions } from "@charla/contracts";
 import { sql } from "drizzle-orm";
 import { turnsTaken } from "../chatbot/listeners.js";
-import type { Services } from "../context.js";
 import { rowsOf } from "../lib/rate-limit.js";
+import { owedSweep } from "./owed-sweep.js";
 import type { Sweep } from "./sweep.js";
 
 /**
@@ -19,55 +19,53 @@ export const TURN_OWED_AFTER_SEC = 30;
 export const TURN_STALE_AFTER_SEC = 3600;
 
 type Owed = { companyId: number; ticketId: number; messageId: number; body: string };
-/**
- * One company's turns only: tests share their database with other files' tickets (some with received
- * messages written straight to the table), which a test's sweep must not answer.
- */
-type OnlyCompany = { companyId: number };
 
 /**
- * Tickets in the bot's hands (chatbot/flow.ts `runChatbot`'s own entry condition: no agent, not closed,
- * not a group, and in the bot's flow or under working hours) whose newest received message is newer
- * than the one the bot last answered, stored between TURN_STALE_AFTER_SEC and TURN_OWED_AFTER_SEC ago.
- * Cross-tenant: every company's tickets, each by the index of its pending/open tickets by updatedAt
- * (a received message moves updatedAt), the newest message by the ticket's messages index.
+ * The bot's turns lost with a crash (issue 27). Owed: tickets in the bot's hands (chatbot/flow.ts
+ * `runChatbot`'s own entry condition: no agent, not closed, not a group, and in the bot's flow or under
+ * working hours) whose newest received message is newer than the one the bot last answered, stored
+ * within the window. Cross-tenant: every company's tickets, each by the index of its pending/open
+ * tickets by updatedAt (a received message moves updatedAt), the newest message by the ticket's
+ * messages index.
+ *
+ * Each owed turn runs on this node's bot lane for its ticket, and the round waits for them, so the next
+ * round does not find them again. Any number of nodes may find the same turn: the turn's own
+ * conditional write answers it once (chatbot/turns.ts), so no row is claimed here. A restarted node's
+ * first round takes the turns its predecessor lost. Every 10 s: a turn owed after 30 s waits at most
+ * that much longer.
  */
-export async function owedTurns(s: Services, now: Date, limit: number, only?: OnlyCompany): Promise<Owed[]> {
-  const owedBefore = new Date(now.getTime() - TURN_OWED_AFTER_SEC * 1000).toISOString();
-  const since = new Date(now.getTime() - TURN_STALE_AFTER_SEC * 1000).toISOString();
-  const result = await s.db.execute(sql`
-    select t.company_id as "companyId", t.id as "ticketId", m.id as "messageId", m.body
-      from companies c
-      join tickets t on t.company_id = c.id and t.status in ('pending', 'open') and t.updated_at >= ${since}::timestamptz
-      cross join lateral (
-        select m.id, m.body, m.created_at from messages m
-         where m.company_id = t.company_id and m.ticket_id = t.id and not m.from_me
-         order by m.created_at desc, m.id desc limit 1
-      ) m
-     where ${only ? sql`c.id = ${only.companyId}` : sql`true`} and t.user_id is null and not t.is_group and t.whatsapp_id is not null
-       and not t.started_by_company
-       and m.id > coalesce(t.bot_answered_message_id, 0)
-       and m.created_at <= ${owedBefore}::timestamptz and m.created_at >= ${since}::timestamptz
-       and (t.queue_id is null or t.chatbot or coalesce(
-         (select st.value from settings st where st.company_id = t.company_id and st.key = 'scheduleType'),
-         ${SettingDefinitions.scheduleType.default}) <> 'disabled')
-     order by m.created_at, m.id
-     limit ${limit}`);
-  return rowsOf<Owed>(result).map((r) => ({ ...r, messageId: Number(r.messageId) }));
-}
+const turns = owedSweep<Owed>({
+  name: "bot-turns",
+  everyMs: 10_000,
+  window: { owedAfterSec: TURN_OWED_AFTER_SEC, staleAfterSec: TURN_STALE_AFTER_SEC },
+  find: async (s, { since, owedBefore }, limit, only) => {
+    const result = await s.db.execute(sql`
+      select t.company_id as "companyId", t.id as "ticketId", m.id as "messageId", m.body
+        from companies c
+        join tickets t on t.company_id = c.id and t.status in ('pending', 'open') and t.updated_at >= ${since}::timestamptz
+        cross join lateral (
+          select m.id, m.body, m.created_at from messages m
+           where m.company_id = t.company_id and m.ticket_id = t.id and not m.from_me
+           order by m.created_at desc, m.id desc limit 1
+        ) m
+       where ${only ? sql`c.id = ${only.companyId}` : sql`true`} and t.user_id is null and not t.is_group and t.whatsapp_id is not null
+         and not t.started_by_company
+         and m.id > coalesce(t.bot_answered_message_id, 0)
+         and m.created_at <= ${owedBefore}::timestamptz and m.created_at >= ${since}::timestamptz
+         and (t.queue_id is null or t.chatbot or coalesce(
+           (select st.value from settings st where st.company_id = t.company_id and st.key = 'scheduleType'),
+           ${SettingDefinitions.scheduleType.default}) <> 'disabled')
+       order by m.created_at, m.id
+       limit ${limit}`);
+    return rowsOf<Owed>(result).map((r) => ({ ...r, messageId: Number(r.messageId) }));
+  },
+  run: async (s, owed) => {
+    for (const o of owed) s.events.publish({ type: "chatbot.turn-owed", ...o });
+    await Promise.all(owed.map((o) => turnsTaken(s, o.companyId, o.ticketId)));
+    return owed.length;
+  },
+});
 
-/**
- * The bot's turns lost with a crash (issue 27): each owed turn runs on this node's bot lane for its
- * ticket, and the batch waits for them, so the next batch does not find them again. Any number of
- * nodes may find the same turn: the turn's own conditional write answers it once (chatbot/turns.ts),
- * so no row is claimed here. A restarted node's first round takes the turns its predecessor lost.
- */
-export async function takeOwedTurns(s: Services, now: Date, limit: number, only?: OnlyCompany): Promise<number> {
-  const owed = await owedTurns(s, now, limit, only);
-  for (const o of owed) s.events.publish({ type: "chatbot.turn-owed", ...o });
-  await Promise.all(owed.map((o) => turnsTaken(s, o.companyId, o.ticketId)));
-  return owed.length;
-}
-
-/** A sweep of the runner every 10 s: a turn owed after 30 s waits at most that much longer. */
-export const botTurns: Sweep = { name: "bot-turns", everyMs: 10_000, batch: (s, now, limit) => takeOwedTurns(s, now, limit) };
+export const owedTurns = turns.owed;
+export const takeOwedTurns = turns.take;
+export const botTurns: Sweep = turns.sweep;

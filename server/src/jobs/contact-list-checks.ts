@@ -4,7 +4,7 @@ import type { ChannelDriver } from "../channels/driver.js";
 import type { Services } from "../context.js";
 import { scoped } from "../db/scoped.js";
 import { contactListItems, whatsapps } from "../db/schema/index.js";
-import { listAnnouncer } from "../modules/contact-lists/announce.js";
+import { listEvents } from "../modules/contact-lists/announce.js";
 import { itemView } from "../modules/contact-lists/queries.js";
 import { rowsOf } from "../lib/rate-limit.js";
 import { campaignsAllowed } from "./eligible.js";
@@ -66,7 +66,7 @@ async function checkBatch(s: Services, now: Date, limit: number): Promise<number
     const driver = await askerFor(s, companyId);
     if (!driver) continue;
     const q = scoped(s.db, companyId);
-    const tell = await listAnnouncer({ events: s.events, companyId }, q);
+    const tell = await listEvents(q);
     for (const item of items) {
       const answer = await driver.checkNumber(item.number).then(
         (n) => n !== null,
@@ -82,7 +82,7 @@ async function checkBatch(s: Services, now: Date, limit: number): Promise<number
       if (!row) continue;
       checked++;
       const event: ContactListItemEvent = { action: "update", record: itemView(row) };
-      tell.item(row.contactListId, event)();
+      s.events.publish(tell.item(row.contactListId, event));
     }
   }
   return checked;

@@ -20,7 +20,7 @@ export type EnqueueOptions = {
 export async function enqueue<P>(
   tx: Tx,
   companyId: number,
-  kind: JobKind<P>,
+  kind: Pick<JobKind<P>, "kind" | "payload" | "maxAttempts">,
   payload: P,
   opts: EnqueueOptions = {},
 ): Promise<number | null> {

@@ -4,8 +4,8 @@ import type { z } from "zod";
 import type { RequestCtx } from "../../context.js";
 import type { Tx } from "../../db/client.js";
 import { announcementReads, announcements } from "../../db/schema/index.js";
-import type { AfterCommit } from "../../db/tx.js";
 import { withTransaction } from "../../db/tx.js";
+import type { DomainEvent } from "../../events/index.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { PG_FK_VIOLATION, pgErrorCode } from "../../lib/pg-errors.js";
 import { type AnnouncementRow, presentAnnouncement } from "./presenter.js";
@@ -20,26 +20,26 @@ type Stored = { path: string; fileName: string };
  * super user wrote it. The row's company is its writer's; its image is kept in that company's files.
  */
 
-/** `company-{id}-announcement` to every company, once the change is committed. */
-async function announce(ctx: RequestCtx, tx: Tx, afterCommit: AfterCommit, change: AnnouncementEvent) {
-  await ctx.events.within(tx, afterCommit, { type: "announcement.changed", companyIds: await everyCompanyId(tx), change });
+/** `company-{id}-announcement` to every company (their ids read in the transaction). */
+async function announcementChanged(tx: Tx, change: AnnouncementEvent): Promise<DomainEvent<"announcement.changed">> {
+  return { type: "announcement.changed", companyIds: await everyCompanyId(tx), change };
 }
 
 /** POST /announcements: the writer's company holds it; active and low priority unless said otherwise. */
 export function createAnnouncement(ctx: RequestCtx, input: Input): Promise<AnnouncementView> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const [row] = await tx
       .insert(announcements)
       .values({ companyId: ctx.companyId, title: input.title, text: input.text, priority: input.priority, status: input.status })
       .returning();
     const view = presentAnnouncement(row);
-    await announce(ctx, tx, afterCommit, { action: "create", record: view });
+    await publish(await announcementChanged(tx, { action: "create", record: view }));
     return view;
   });
 }
 
 async function change(ctx: RequestCtx, id: number, patch: Partial<AnnouncementRow>, removeOld = false) {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish, afterCommit }) => {
     const before = found(await findAnnouncement(tx, id, true), "ERR_NOT_FOUND");
     const [row] = await tx
       .update(announcements)
@@ -47,7 +47,7 @@ async function change(ctx: RequestCtx, id: number, patch: Partial<AnnouncementRo
       .where(eq(announcements.id, id))
       .returning();
     const view = presentAnnouncement(row);
-    await announce(ctx, tx, afterCommit, { action: "update", record: view });
+    await publish(await announcementChanged(tx, { action: "update", record: view }));
     if (removeOld && before.mediaPath && before.mediaPath !== row.mediaPath) {
       const old = before.mediaPath;
       afterCommit(() => ctx.storage.remove(before.companyId, old));
@@ -63,10 +63,10 @@ export function updateAnnouncement(ctx: RequestCtx, id: number, input: Input): P
 
 /** DELETE /announcements/{id}: the announcement, everyone's reads of it (cascade) and its image. */
 export function deleteAnnouncement(ctx: RequestCtx, id: number): Promise<void> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish, afterCommit }) => {
     const before = found(await findAnnouncement(tx, id, true), "ERR_NOT_FOUND");
     await tx.delete(announcements).where(eq(announcements.id, id));
-    await announce(ctx, tx, afterCommit, { action: "delete", id });
+    await publish(await announcementChanged(tx, { action: "delete", id }));
     if (before.mediaPath) {
       const path = before.mediaPath;
       afterCommit(() => ctx.storage.remove(before.companyId, path));

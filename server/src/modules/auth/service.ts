@@ -45,18 +45,16 @@ export async function login(
   const [company] = await s.db.select().from(companies).where(eq(companies.id, user.companyId)).limit(1);
   assertCompanyUsable(company, user.super);
 
-  const opened = await withTransaction(s.db, async (tx, { afterCommit }) => {
+  const opened = await withTransaction(s, async (tx, { publish }) => {
     const replaced = await tx
       .update(userSessions)
       .set({ revokedAt: new Date(), revokeReason: "replaced" })
       .where(and(eq(userSessions.userId, user.id), eq(userSessions.companyId, user.companyId), isNull(userSessions.revokedAt)))
       .returning({ id: userSessions.id });
     const session = await openSession(s, tx, user, client);
-    afterCommit(() => {
-      for (const { id } of replaced) {
-        s.events.publish({ type: "session.replaced", companyId: user.companyId, userId: user.id, sessionId: id });
-      }
-    });
+    for (const { id } of replaced) {
+      await publish({ type: "session.replaced", companyId: user.companyId, userId: user.id, sessionId: id });
+    }
     return session;
   });
   return issued(s, opened);
@@ -106,7 +104,7 @@ export async function issued(s: Services, who: Who & { refreshToken: string }): 
 export async function refresh(s: Services, refreshToken: string | undefined): Promise<Issued> {
   if (!refreshToken) throw new AppError("ERR_SESSION_EXPIRED");
   const hash = s.tokens.hashRefresh(refreshToken);
-  const outcome = await withTransaction(s.db, async (tx) => {
+  const outcome = await withTransaction(s, async (tx, { publish }) => {
     // the token and its session locked (two tabs refreshing the same session go one after the other),
     // read with the user and company in one statement
     const [row] = await tx
@@ -126,7 +124,8 @@ export async function refresh(s: Services, refreshToken: string | undefined): Pr
         .update(userSessions)
         .set({ revokedAt: new Date(), revokeReason: "refresh-reuse" })
         .where(eq(userSessions.id, row.session.id));
-      return { error: true as const, revoked: row.session.id };
+      await publish({ type: "session.ended", sessionId: row.session.id });
+      return { error: true as const };
     }
     if (!row.company || row.userSuper === null) return { error: true as const };
     assertCompanyUsable(row.company, row.userSuper);
@@ -143,10 +142,7 @@ export async function refresh(s: Services, refreshToken: string | undefined): Pr
     return storeRefreshToken(s, tx, { id: row.session.userId, companyId: row.session.companyId, sessionId: row.session.id });
   });
   // the revocation must commit, so the error is thrown only after the transaction
-  if ("error" in outcome) {
-    if (outcome.revoked) s.events.publish({ type: "session.ended", sessionId: outcome.revoked });
-    throw new AppError("ERR_SESSION_EXPIRED");
-  }
+  if ("error" in outcome) throw new AppError("ERR_SESSION_EXPIRED");
   return issued(s, outcome);
 }
 

@@ -12,7 +12,7 @@ import { companyTimeZone } from "../companies/time-zone.js";
 import { chatWindow } from "../cloud/window.js";
 import { optionsOf } from "../file-lists/queries.js";
 import { campaignsAllowed } from "../../jobs/eligible.js";
-import { campaignAnnouncer } from "./announce.js";
+import { campaignChanged } from "./announce.js";
 import { composeText, partMessageId } from "./message.js";
 import { type CampaignRow, findCampaignView } from "./queries.js";
 import { readCampaignSettings } from "./settings.js";
@@ -318,7 +318,7 @@ async function finalize(s: Services, c: CampaignRow, now: Date) {
 export async function announceCampaign(s: Services, companyId: number, id: number) {
   const q = scoped(s.db, companyId);
   const view = await findCampaignView(q, id);
-  if (view) (await campaignAnnouncer(s.events, q))({ action: "update", record: view })();
+  if (view) s.events.publish(await campaignChanged(q, { action: "update", record: view }));
 }
 
 /** The send sweep's batch: returns how many shippings it took. */

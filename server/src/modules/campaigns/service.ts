@@ -5,8 +5,9 @@ import type { RequestCtx } from "../../context.js";
 import { type Scoped, scoped } from "../../db/scoped.js";
 import { whatsapps } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
+import type { Publish } from "../../events/index.js";
 import { AppError, found } from "../../lib/app-error.js";
-import { campaignAnnouncer } from "./announce.js";
+import { campaignChanged } from "./announce.js";
 import { resumeCampaign } from "./lifecycle.js";
 import { type CampaignRow, findCampaignView } from "./queries.js";
 import { readCampaignSettings } from "./settings.js";
@@ -42,18 +43,19 @@ export function editable(c: Pick<CampaignRow, "status" | "scheduledAt">, now = n
   return c.status === "PROGRAMADA" && !!c.scheduledAt && c.scheduledAt.getTime() - now.getTime() > HOUR_MS;
 }
 
-async function viewAndTell(ctx: RequestCtx, q: Scoped, id: number, action: "create" | "update") {
+/** The campaign as it now is, told to its users once committed. */
+async function viewAndTell(q: Scoped, publish: Publish, id: number, action: "create" | "update"): Promise<CampaignView> {
   const view = found(await findCampaignView(q, id), "ERR_NO_CAMPAIGN_FOUND");
-  return { view, tell: (await campaignAnnouncer(ctx.events, q))({ action, record: view }) };
+  await publish(await campaignChanged(q, { action, record: view }));
+  return view;
 }
 
 export function createCampaign(ctx: RequestCtx, f: Input): Promise<CampaignView> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     await checkChoices(q, f);
     const row = await q.campaigns.insert(columnsOf(f));
-    const { view, tell } = await viewAndTell(ctx, q, row.id, "create");
-    afterCommit(tell);
+    const view = await viewAndTell(q, publish, row.id, "create");
     return view;
   });
 }
@@ -63,7 +65,7 @@ export function createCampaign(ctx: RequestCtx, f: Input): Promise<CampaignView>
  * message texts (secondary §4); anything else is ERR_CAMPAIGN_NOT_EDITABLE.
  */
 export function updateCampaign(ctx: RequestCtx, id: number, f: Input): Promise<CampaignView> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     const before = found(await q.campaigns.lockById(id), "ERR_NO_CAMPAIGN_FOUND");
     if (editable(before)) {
@@ -74,24 +76,21 @@ export function updateCampaign(ctx: RequestCtx, id: number, f: Input): Promise<C
     } else {
       throw new AppError("ERR_CAMPAIGN_NOT_EDITABLE");
     }
-    const { view, tell } = await viewAndTell(ctx, q, id, "update");
-    afterCommit(tell);
+    const view = await viewAndTell(q, publish, id, "update");
     return view;
   });
 }
 
 /** A running campaign is cancelled first; its shippings go with it. */
 export function deleteCampaign(ctx: RequestCtx, id: number): Promise<void> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish, afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const before = found(await q.campaigns.lockById(id), "ERR_NO_CAMPAIGN_FOUND");
     if (before.status === "EM_ANDAMENTO") throw new AppError("ERR_CAMPAIGN_RUNNING");
     await q.campaigns.delete(id);
-    const tell = await campaignAnnouncer(ctx.events, q);
-    afterCommit(async () => {
-      tell({ action: "delete", id })();
-      if (before.mediaPath) await ctx.storage.remove(ctx.companyId, before.mediaPath);
-    });
+    await publish(await campaignChanged(q, { action: "delete", id }));
+    const old = before.mediaPath;
+    if (old) afterCommit(() => ctx.storage.remove(ctx.companyId, old));
   });
 }
 
@@ -100,7 +99,7 @@ export function deleteCampaign(ctx: RequestCtx, id: number): Promise<void> {
  * (the sender looks before each one).
  */
 export function cancelCampaign(ctx: RequestCtx, id: number): Promise<CampaignView> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     const before = found(await q.campaigns.lockById(id), "ERR_NO_CAMPAIGN_FOUND");
     if (before.status !== "EM_ANDAMENTO" && before.status !== "PROGRAMADA") {
@@ -108,8 +107,7 @@ export function cancelCampaign(ctx: RequestCtx, id: number): Promise<CampaignVie
     }
     const now = new Date();
     await q.campaigns.update(id, { status: "CANCELADA", pausedAt: before.pausedAt ?? now });
-    const { view, tell } = await viewAndTell(ctx, q, id, "update");
-    afterCommit(tell);
+    const view = await viewAndTell(q, publish, id, "update");
     return view;
   });
 }
@@ -119,7 +117,7 @@ export function cancelCampaign(ctx: RequestCtx, id: number): Promise<CampaignVie
  * gets it twice); one cancelled before it started starts now.
  */
 export function restartCampaign(ctx: RequestCtx, id: number): Promise<CampaignView> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     const before = found(await q.campaigns.lockById(id), "ERR_NO_CAMPAIGN_FOUND");
     if (before.status !== "CANCELADA") throw new AppError("ERR_CAMPAIGN_INVALID_TRANSITION");
@@ -130,8 +128,7 @@ export function restartCampaign(ctx: RequestCtx, id: number): Promise<CampaignVi
     } else {
       await startCampaign(tx, before, await readCampaignSettings(tx, ctx.companyId), now);
     }
-    const { view, tell } = await viewAndTell(ctx, q, id, "update");
-    afterCommit(tell);
+    const view = await viewAndTell(q, publish, id, "update");
     return view;
   });
 }
@@ -146,17 +143,15 @@ export async function setCampaignMedia(
   if (!editable(current)) throw new AppError("ERR_CAMPAIGN_NOT_EDITABLE");
   const stored = await store(`campaigns/${id}-`);
   try {
-    return await withTransaction(ctx.db, async (tx, { afterCommit }) => {
+    return await withTransaction(ctx, async (tx, { publish, afterCommit }) => {
       const q = scoped(tx, ctx.companyId);
       const before = found(await q.campaigns.lockById(id), "ERR_NO_CAMPAIGN_FOUND");
       if (!editable(before)) throw new AppError("ERR_CAMPAIGN_NOT_EDITABLE");
       const mediaName = storableText(stored.fileName).trim().slice(0, 255) || "file";
       await q.campaigns.update(id, { mediaPath: stored.path, mediaName, mediaMimetype: stored.mimetype });
-      const { view, tell } = await viewAndTell(ctx, q, id, "update");
-      afterCommit(async () => {
-        tell();
-        if (before.mediaPath && before.mediaPath !== stored.path) await ctx.storage.remove(ctx.companyId, before.mediaPath);
-      });
+      const view = await viewAndTell(q, publish, id, "update");
+      const old = before.mediaPath;
+      if (old && old !== stored.path) afterCommit(() => ctx.storage.remove(ctx.companyId, old));
       return view;
     });
   } catch (err) {
@@ -166,16 +161,14 @@ export async function setCampaignMedia(
 }
 
 export function removeCampaignMedia(ctx: RequestCtx, id: number): Promise<CampaignView> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish, afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const before = found(await q.campaigns.lockById(id), "ERR_NO_CAMPAIGN_FOUND");
     if (!editable(before)) throw new AppError("ERR_CAMPAIGN_NOT_EDITABLE");
     await q.campaigns.update(id, { mediaPath: null, mediaName: null, mediaMimetype: null });
-    const { view, tell } = await viewAndTell(ctx, q, id, "update");
-    afterCommit(async () => {
-      tell();
-      if (before.mediaPath) await ctx.storage.remove(ctx.companyId, before.mediaPath);
-    });
+    const view = await viewAndTell(q, publish, id, "update");
+    const old = before.mediaPath;
+    if (old) afterCommit(() => ctx.storage.remove(ctx.companyId, old));
     return view;
   });
 }

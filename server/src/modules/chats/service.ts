@@ -5,8 +5,7 @@ import type { RequestCtx } from "../../context.js";
 import { type Scoped, scoped } from "../../db/scoped.js";
 import { chatUsers, users } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
-import type { Tx } from "../../db/client.js";
-import type { AfterCommit } from "../../db/tx.js";
+import type { Publish } from "../../events/index.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { type ChatRow, presentChatMessage } from "./presenter.js";
 import { chatView, participantChat, unreadTotals } from "./queries.js";
@@ -36,37 +35,31 @@ async function participantIds(q: Scoped, ownerId: number | null, chosen: number[
   return ids;
 }
 
-async function publishUnreads(
-  ctx: RequestCtx,
-  q: Scoped,
-  tx: Tx,
-  afterCommit: AfterCommit,
-  chatId: number,
-  changed: Map<number, number>,
-) {
+/** The participants whose unread counts changed, each told their new total (nothing when none did). */
+async function publishUnreads(q: Scoped, publish: Publish, chatId: number, changed: Map<number, number>) {
   if (!changed.size) return;
   const totals = await unreadTotals(q, [...changed.keys()]);
   const counts = [...changed].map(([userId, unreads]) => ({ userId, unreads, total: totals.get(userId) ?? 0 }));
-  await ctx.events.within(tx, afterCommit, { type: "chat.unreads", companyId: ctx.companyId, chatId, counts });
+  await publish({ type: "chat.unreads", companyId: q.companyId, chatId, counts });
 }
 
 /** POST /chats: the caller owns it and takes part in it. */
 export function createChat(ctx: RequestCtx, input: Input): Promise<ChatView> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     const ids = await participantIds(q, ctx.user.id, input.users);
     const chat = await q.chats.insert({ title: input.title, ownerId: ctx.user.id });
     await tx.insert(chatUsers).values(ids.map((userId) => ({ companyId: ctx.companyId, chatId: chat.id, userId })));
     const view = await chatView(q, chat);
     const event = { companyId: ctx.companyId, action: "create" as const, chat: view, audience: ids, lost: [] };
-    await ctx.events.within(tx, afterCommit, { type: "chat.changed", ...event });
+    await publish({ type: "chat.changed", ...event });
     return view;
   });
 }
 
 /** PUT /chats/{id}: title and participants, by the owner (others 403); the owner always stays. */
 export function updateChat(ctx: RequestCtx, ref: number | string, input: Input): Promise<ChatView> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     const before = await lockChat(q, ctx, ref);
     requireOwner(ctx, before);
@@ -82,7 +75,7 @@ export function updateChat(ctx: RequestCtx, ref: number | string, input: Input):
     const chat = found(await q.chats.update(before.id, { title: input.title }), "ERR_NOT_FOUND");
     const view = await chatView(q, chat);
     const lost = removed.map((r) => r.userId);
-    await ctx.events.within(tx, afterCommit, {
+    await publish({
       type: "chat.changed",
       companyId: ctx.companyId,
       action: "update",
@@ -91,21 +84,14 @@ export function updateChat(ctx: RequestCtx, ref: number | string, input: Input):
       lost,
     });
     // those removed with messages unread: their bell drops them
-    await publishUnreads(
-      ctx,
-      q,
-      tx,
-      afterCommit,
-      chat.id,
-      new Map(removed.filter((r) => r.unreads > 0).map((r) => [r.userId, 0])),
-    );
+    await publishUnreads(q, publish, chat.id, new Map(removed.filter((r) => r.unreads > 0).map((r) => [r.userId, 0])));
     return view;
   });
 }
 
 /** DELETE /chats/{id}: by the owner (others 403); its messages go with it. */
 export function deleteChat(ctx: RequestCtx, ref: number | string): Promise<void> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     const chat = await lockChat(q, ctx, ref);
     requireOwner(ctx, chat);
@@ -115,21 +101,14 @@ export function deleteChat(ctx: RequestCtx, ref: number | string): Promise<void>
       .where(q.chatUsers.where(eq(chatUsers.chatId, chat.id)));
     await q.chats.delete(chat.id);
     const audience = members.map((m) => m.userId);
-    await ctx.events.within(tx, afterCommit, { type: "chat.deleted", companyId: ctx.companyId, chatId: chat.id, audience });
-    await publishUnreads(
-      ctx,
-      q,
-      tx,
-      afterCommit,
-      chat.id,
-      new Map(members.filter((m) => m.unreads > 0).map((m) => [m.userId, 0])),
-    );
+    await publish({ type: "chat.deleted", companyId: ctx.companyId, chatId: chat.id, audience });
+    await publishUnreads(q, publish, chat.id, new Map(members.filter((m) => m.unreads > 0).map((m) => [m.userId, 0])));
   });
 }
 
 /** POST /chats/{id}/read (secondary §4): clears the caller's unread count, whoever the body names. */
 export function readChat(ctx: RequestCtx, ref: number | string): Promise<ChatView> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     const chat = await lockChat(q, ctx, ref);
     const [mine] = await tx
@@ -138,14 +117,14 @@ export function readChat(ctx: RequestCtx, ref: number | string): Promise<ChatVie
       .where(q.chatUsers.where(eq(chatUsers.chatId, chat.id), eq(chatUsers.userId, ctx.user.id), ne(chatUsers.unreads, 0)))
       .returning({ userId: chatUsers.userId });
     const view = await chatView(q, chat);
-    if (mine) await publishUnreads(ctx, q, tx, afterCommit, chat.id, new Map([[ctx.user.id, 0]]));
+    if (mine) await publishUnreads(q, publish, chat.id, new Map([[ctx.user.id, 0]]));
     return view;
   });
 }
 
 /** POST /chats/{id}/messages: the message, the chat's last message, one more unread for everyone else. */
 export function postChatMessage(ctx: RequestCtx, ref: number | string, input: MessageInput): Promise<ChatMessageView> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     const before = await lockChat(q, ctx, ref);
     const row = await q.chatMessages.insert({ chatId: before.id, senderId: ctx.user.id, message: input.message });
@@ -158,8 +137,8 @@ export function postChatMessage(ctx: RequestCtx, ref: number | string, input: Me
     const view = await chatView(q, chat);
     const message = presentChatMessage(row, ctx.user.name);
     const audience = view.users.map((u) => u.userId);
-    await ctx.events.within(tx, afterCommit, { type: "chat.message", companyId: ctx.companyId, chat: view, message, audience });
-    await publishUnreads(ctx, q, tx, afterCommit, chat.id, new Map(bumped.map((b) => [b.userId, b.unreads])));
+    await publish({ type: "chat.message", companyId: ctx.companyId, chat: view, message, audience });
+    await publishUnreads(q, publish, chat.id, new Map(bumped.map((b) => [b.userId, b.unreads])));
     return message;
   });
 }

@@ -35,7 +35,7 @@ export function updateCompanySchedules(ctx: RequestCtx, id: number, input: Input
   if (input.id !== undefined && input.id !== id) {
     throw new AppError("ERR_VALIDATION", { issues: [{ path: "body.id", message: V.invalid }] });
   }
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const [row] = await tx
       .update(companies)
       .set({
@@ -46,15 +46,13 @@ export function updateCompanySchedules(ctx: RequestCtx, id: number, input: Input
       .where(eq(companies.id, id))
       .returning({ id: companies.id, schedules: companies.schedules, timeZone: companies.timeZone });
     const view = found(row, "ERR_NO_COMPANY_FOUND");
-    afterCommit(() =>
-      ctx.events.publish({
-        type: "record.changed",
-        companyId: id,
-        audience: "company",
-        area: "company",
-        change: { action: "update", schedules: view },
-      }),
-    );
+    await publish({
+      type: "record.changed",
+      companyId: id,
+      audience: "company",
+      area: "company",
+      change: { action: "update", schedules: view },
+    });
     return view;
   });
 }

@@ -14,7 +14,7 @@ import { withTransaction } from "../../db/tx.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { isCompoundFile } from "../../lib/xls/compound-file.js";
 import { normalizePhone } from "../../lib/phone.js";
-import { listAnnouncer } from "./announce.js";
+import { listEvents } from "./announce.js";
 import { findListView } from "./queries.js";
 import { type SheetKind, type SheetRow, sheetRows } from "./spreadsheet.js";
 
@@ -54,10 +54,10 @@ export async function importSpreadsheet(
   found(await scoped(ctx.db, ctx.companyId).contactLists.findById(listId), "ERR_NO_CONTACT_LIST_FOUND");
   const { good, rejected } = await checkedSheetRows(source, kind);
 
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     found(await q.contactLists.lockById(listId), "ERR_NO_CONTACT_LIST_FOUND");
-    const tell = await listAnnouncer(ctx, q);
+    const tell = await listEvents(q);
     let imported = 0;
     for (let i = 0; i < good.length; i += CHUNK) {
       const rows = await tx
@@ -71,11 +71,13 @@ export async function importSpreadsheet(
         .returning({ inserted: sql<boolean>`(xmax = 0)` });
       imported += rows.filter((r) => r.inserted).length;
       const done = Math.min(i + CHUNK, good.length);
-      if (good.length > CHUNK) tell.item(listId, { action: "import", contactListId: listId, done, total: good.length })();
+      // progress is told while the import runs, before anything commits: the page shows it moving
+      if (good.length > CHUNK)
+        ctx.events.publish(tell.item(listId, { action: "import", contactListId: listId, done, total: good.length }));
     }
     const view = await findListView(q, listId);
-    afterCommit(tell.item(listId, { action: "reload", contactListId: listId }));
-    if (view) afterCommit(tell.list({ action: "update", record: view }));
+    await publish(tell.item(listId, { action: "reload", contactListId: listId }));
+    if (view) await publish(tell.list({ action: "update", record: view }));
     return importSummary(imported, good, rejected);
   });
 }

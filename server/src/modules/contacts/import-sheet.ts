@@ -1,4 +1,4 @@
-import type { ContactEvent, ContactListImportResult } from "@charla/contracts";
+import type { ContactListImportResult } from "@charla/contracts";
 import { inArray, sql } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
 import type { RequestCtx } from "../../context.js";
@@ -8,6 +8,7 @@ import { withTransaction } from "../../db/tx.js";
 import { checkedSheetRows, importSummary } from "../contact-lists/import.js";
 import { withUploadedSheet } from "../contact-lists/uploaded-sheet.js";
 import { presentContacts } from "./queries.js";
+import { contactChanged } from "./service.js";
 
 const CHUNK = 500;
 /** Past this many changes the pages are told to read their lists again instead of hearing each contact. */
@@ -27,9 +28,7 @@ export async function importContactsUpload(req: FastifyRequest): Promise<Contact
 }
 
 async function upsertContacts(ctx: RequestCtx, good: { name: string; number: string; email: string }[]): Promise<number> {
-  const tell = (change: ContactEvent) =>
-    ctx.events.publish({ type: "record.changed", companyId: ctx.companyId, audience: "company", area: "contact", change });
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     let imported = 0;
     const touched: { id: number; inserted: boolean }[] = [];
@@ -54,7 +53,7 @@ async function upsertContacts(ctx: RequestCtx, good: { name: string; number: str
       touched.push(...rows);
     }
     if (touched.length > ANNOUNCE_EACH_UP_TO) {
-      afterCommit(() => tell({ action: "reload" }));
+      await publish(contactChanged(ctx.companyId, { action: "reload" }));
     } else if (touched.length) {
       const created = new Set(touched.filter((r) => r.inserted).map((r) => r.id));
       const views = await presentContacts(
@@ -64,9 +63,9 @@ async function upsertContacts(ctx: RequestCtx, good: { name: string; number: str
           .from(contacts)
           .where(q.contacts.where(inArray(contacts.id, [...new Set(touched.map((r) => r.id))]))),
       );
-      afterCommit(() => {
-        for (const contact of views) tell({ action: created.has(contact.id) ? "create" : "update", contact });
-      });
+      for (const contact of views) {
+        await publish(contactChanged(ctx.companyId, { action: created.has(contact.id) ? "create" : "update", contact }));
+      }
     }
     return imported;
   });

@@ -5,6 +5,7 @@ import type { RequestCtx } from "../../context.js";
 import { type Scoped, scoped } from "../../db/scoped.js";
 import { contacts, whatsapps } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
+import type { DomainEvent } from "../../events/index.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { PG_UNIQUE_VIOLATION, pgErrorCode } from "../../lib/pg-errors.js";
 import { findContactView, presentContacts } from "./queries.js";
@@ -28,25 +29,25 @@ async function assertNumberFree(q: Scoped, number: string, exceptId?: number) {
 }
 
 /** Contacts are the whole company's: every user hears of a change. */
-function emit(ctx: RequestCtx, change: ContactEvent) {
-  ctx.events.publish({ type: "record.changed", companyId: ctx.companyId, audience: "company", area: "contact", change });
+export function contactChanged(companyId: number, change: ContactEvent): DomainEvent<"record.changed"> {
+  return { type: "record.changed", companyId, audience: "company", area: "contact", change };
 }
 
 export function createContact(ctx: RequestCtx, input: Input): Promise<ContactView> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     await assertNumberFree(q, input.number);
     const row = await q.contacts
       .insert({ name: input.name, number: input.number, email: input.email, extraInfo: input.extraInfo })
       .catch(duplicated);
     const view = found(await findContactView(q, row.id), "ERR_NO_CONTACT_FOUND");
-    afterCommit(() => emit(ctx, { action: "create", contact: view }));
+    await publish(contactChanged(ctx.companyId, { action: "create", contact: view }));
     return view;
   });
 }
 
 export function updateContact(ctx: RequestCtx, id: number, input: Input): Promise<ContactView> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     found(await q.contacts.lockById(id), "ERR_NO_CONTACT_FOUND");
     await assertNumberFree(q, input.number, id);
@@ -54,7 +55,7 @@ export function updateContact(ctx: RequestCtx, id: number, input: Input): Promis
       .update(id, { name: input.name, number: input.number, email: input.email, extraInfo: input.extraInfo })
       .catch(duplicated);
     const view = found(await findContactView(q, id), "ERR_NO_CONTACT_FOUND");
-    afterCommit(() => emit(ctx, { action: "update", contact: view }));
+    await publish(contactChanged(ctx.companyId, { action: "update", contact: view }));
     return view;
   });
 }
@@ -62,7 +63,7 @@ export function updateContact(ctx: RequestCtx, id: number, input: Input): Promis
 export async function deleteContact(ctx: RequestCtx, id: number): Promise<void> {
   const q = scoped(ctx.db, ctx.companyId);
   if (!(await q.contacts.delete(id))) throw new AppError("ERR_NO_CONTACT_FOUND");
-  emit(ctx, { action: "delete", contactId: id });
+  ctx.events.publish(contactChanged(ctx.companyId, { action: "delete", contactId: id }));
 }
 
 const IMPORT_BATCH = 1000;
@@ -102,7 +103,7 @@ export async function importContacts(
   }
   if (inserted.length) {
     const views = await presentContacts(q, inserted);
-    for (const contact of views) emit(ctx, { action: "create", contact });
+    for (const contact of views) ctx.events.publish(contactChanged(ctx.companyId, { action: "create", contact }));
   }
   return { imported: inserted.length, existing: unique.length - inserted.length };
 }

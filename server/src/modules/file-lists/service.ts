@@ -4,7 +4,8 @@ import type { z } from "zod";
 import type { RequestCtx } from "../../context.js";
 import { type Scoped, scoped } from "../../db/scoped.js";
 import { campaigns, fileListOptions } from "../../db/schema/index.js";
-import { withTransaction } from "../../db/tx.js";
+import { type AfterCommit, withTransaction } from "../../db/tx.js";
+import type { DomainEvent } from "../../events/index.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { mediaTypeOf } from "../messages/send.js";
 import { campaignAudience } from "../../policies/campaigns.js";
@@ -12,11 +13,17 @@ import { findFileListView, type OptionRow, optionsOf } from "./queries.js";
 
 type Input = z.output<typeof FileListForm>;
 
-/** `company-{id}-file` to the staff (the users of the files page and of campaigns); for afterCommit. */
-async function announcer(ctx: RequestCtx, q: Scoped) {
+/** `company-{id}-file` to the staff (the users of the files page and of campaigns), read through `q`. */
+async function fileListChanged(q: Scoped, change: FileListEvent): Promise<DomainEvent<"record.changed">> {
   const audience = await campaignAudience(q, "files.manage");
-  return (change: FileListEvent) => () =>
-    ctx.events.publish({ type: "record.changed", companyId: ctx.companyId, audience, area: "file", change });
+  return { type: "record.changed", companyId: q.companyId, audience, area: "file", change };
+}
+
+/** Files whose rows are gone (or no longer name them), removed once that is committed. */
+function removeFiles(ctx: RequestCtx, afterCommit: AfterCommit, files: { path: string | null }[]) {
+  afterCommit(async () => {
+    for (const f of files) if (f.path) await ctx.storage.remove(ctx.companyId, f.path);
+  });
 }
 
 /**
@@ -48,35 +55,32 @@ async function syncOptions(q: Scoped, listId: number, options: Input["options"])
 }
 
 export function createFileList(ctx: RequestCtx, f: Input): Promise<FileListView> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     const row = await q.fileLists.insert({ name: f.name, message: f.message });
     await syncOptions(q, row.id, f.options);
     const view = found(await findFileListView(q, row.id), "ERR_NO_FILE_LIST_FOUND");
-    afterCommit((await announcer(ctx, q))({ action: "create", record: view }));
+    await publish(await fileListChanged(q, { action: "create", record: view }));
     return view;
   });
 }
 
 export function updateFileList(ctx: RequestCtx, id: number, f: Input): Promise<FileListView> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish, afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     found(await q.fileLists.lockById(id), "ERR_NO_FILE_LIST_FOUND");
     await q.fileLists.update(id, { name: f.name, message: f.message });
     const gone = await syncOptions(q, id, f.options);
     const view = found(await findFileListView(q, id), "ERR_NO_FILE_LIST_FOUND");
-    const tell = (await announcer(ctx, q))({ action: "update", record: view });
-    afterCommit(async () => {
-      tell();
-      for (const g of gone) if (g.path) await ctx.storage.remove(ctx.companyId, g.path);
-    });
+    await publish(await fileListChanged(q, { action: "update", record: view }));
+    removeFiles(ctx, afterCommit, gone);
     return view;
   });
 }
 
 /** The list, its options and their files; campaigns that used it go on without it. */
 export function deleteFileList(ctx: RequestCtx, id: number): Promise<void> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish, afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     found(await q.fileLists.lockById(id), "ERR_NO_FILE_LIST_FOUND");
     const files = await optionsOf(q, [id]);
@@ -85,11 +89,8 @@ export function deleteFileList(ctx: RequestCtx, id: number): Promise<void> {
       .set({ fileListId: null })
       .where(and(eq(campaigns.companyId, ctx.companyId), eq(campaigns.fileListId, id)));
     await q.fileLists.delete(id);
-    const tell = (await announcer(ctx, q))({ action: "delete", id });
-    afterCommit(async () => {
-      tell();
-      for (const f of files) if (f.path) await ctx.storage.remove(ctx.companyId, f.path);
-    });
+    await publish(await fileListChanged(q, { action: "delete", id }));
+    removeFiles(ctx, afterCommit, files);
   });
 }
 
@@ -101,15 +102,15 @@ export type UploadedOption = { optionId: number; path: string; fileName: string;
  */
 export async function attachOptionFiles(ctx: RequestCtx, listId: number, uploads: UploadedOption[]): Promise<FileListView> {
   try {
-    return await withTransaction(ctx.db, async (tx, { afterCommit }) => {
+    return await withTransaction(ctx, async (tx, { publish, afterCommit }) => {
       const q = scoped(tx, ctx.companyId);
       found(await q.fileLists.lockById(listId), "ERR_NO_FILE_LIST_FOUND");
       const current = await optionsOf(q, [listId]);
-      const replaced: string[] = [];
+      const replaced: { path: string }[] = [];
       for (const u of uploads) {
         const option = current.find((c) => c.id === u.optionId);
         if (!option) throw new AppError("ERR_NO_FILE_LIST_OPTION_FOUND");
-        if (option.path) replaced.push(option.path);
+        if (option.path) replaced.push({ path: option.path });
         await q.fileListOptions.update(option.id, {
           path: u.path,
           fileName: storableText(u.fileName).trim().slice(0, 255) || "file",
@@ -121,11 +122,8 @@ export async function attachOptionFiles(ctx: RequestCtx, listId: number, uploads
       }
       await q.fileLists.update(listId, {});
       const view = found(await findFileListView(q, listId), "ERR_NO_FILE_LIST_FOUND");
-      const tell = (await announcer(ctx, q))({ action: "update", record: view });
-      afterCommit(async () => {
-        tell();
-        for (const path of replaced) await ctx.storage.remove(ctx.companyId, path);
-      });
+      await publish(await fileListChanged(q, { action: "update", record: view }));
+      removeFiles(ctx, afterCommit, replaced);
       return view;
     });
   } catch (err) {

@@ -10,7 +10,7 @@ import { withTransaction } from "../../db/tx.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { checkOutboundUrl } from "../../lib/outbound-url.js";
 import { PG_UNIQUE_VIOLATION, pgErrorCode } from "../../lib/pg-errors.js";
-import { integrationAnnouncer } from "./announce.js";
+import { integrationChanged } from "./announce.js";
 import { deliveryView, findIntegrationView, type IntegrationRow } from "./queries.js";
 
 type Input = z.output<typeof IntegrationForm>;
@@ -50,14 +50,14 @@ const columns = (f: Input) => ({
 
 export async function createIntegration(ctx: RequestCtx, f: Input): Promise<IntegrationView> {
   await checkedUrl(ctx, f);
-  const view = await withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  const view = await withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     const row = await q.queueIntegrations.insert({
       ...columns(f),
       apikeySealed: isDeliveryType(f.type) ? ctx.secrets.seal(newWebhookSecret()) : "",
     });
     const view = found(await findIntegrationView(q, ctx.secrets, row.id), "ERR_NO_INTEGRATION_FOUND");
-    afterCommit((await integrationAnnouncer(ctx, q))({ action: "create", queueIntegration: view }));
+    await publish(await integrationChanged(q, { action: "create", queueIntegration: view }));
     return view;
   }).catch(nameTaken);
   forgetDeliveryIntegrations(ctx, ctx.companyId);
@@ -67,14 +67,14 @@ export async function createIntegration(ctx: RequestCtx, f: Input): Promise<Inte
 /** An edit keeps the secret key; a type that receives deliveries and had none gets one. */
 export async function updateIntegration(ctx: RequestCtx, id: number, f: Input): Promise<IntegrationView> {
   await checkedUrl(ctx, f);
-  const view = await withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  const view = await withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     const current: IntegrationRow = found(await q.queueIntegrations.lockById(id), "ERR_NO_INTEGRATION_FOUND");
     const apikeySealed =
       isDeliveryType(f.type) && !current.apikeySealed ? ctx.secrets.seal(newWebhookSecret()) : current.apikeySealed;
     await q.queueIntegrations.update(id, { ...columns(f), apikeySealed });
     const view = found(await findIntegrationView(q, ctx.secrets, id), "ERR_NO_INTEGRATION_FOUND");
-    afterCommit((await integrationAnnouncer(ctx, q))({ action: "update", queueIntegration: view }));
+    await publish(await integrationChanged(q, { action: "update", queueIntegration: view }));
     return view;
   }).catch(nameTaken);
   forgetDeliveryIntegrations(ctx, ctx.companyId);
@@ -86,12 +86,12 @@ export async function updateIntegration(ctx: RequestCtx, id: number, f: Input): 
  * do, and tickets it was talking to go back to the usual flow (one transaction).
  */
 export async function deleteIntegration(ctx: RequestCtx, id: number): Promise<void> {
-  await withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  await withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     found(await q.queueIntegrations.lockById(id), "ERR_NO_INTEGRATION_FOUND");
     await clearAutomationRefs(tx, ctx.companyId, { integrationId: id });
     await q.queueIntegrations.delete(id);
-    afterCommit((await integrationAnnouncer(ctx, q))({ action: "delete", integrationId: id }));
+    await publish(await integrationChanged(q, { action: "delete", integrationId: id }));
   });
   forgetDeliveryIntegrations(ctx, ctx.companyId);
 }
@@ -108,7 +108,7 @@ export async function sendTestEvent(ctx: RequestCtx, id: number): Promise<Delive
   await checkOutboundUrl(ctx.config, integration.urlN8N);
   const payload: WebhookBody = { msg: [], eventintegration: "test", ticket: null, userData: null };
   const webhookId = `test_${ctx.companyId}_${id}_${randomBytes(9).toString("base64url")}`;
-  const { row, jobId } = await withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  const { row, jobId } = await withTransaction(ctx, async (tx, { publish }) => {
     const written = found(
       await writeDelivery(tx, ctx.companyId, { integrationId: id, webhookId, event: "test", payload }),
       "ERR_NO_INTEGRATION_FOUND",
@@ -116,7 +116,7 @@ export async function sendTestEvent(ctx: RequestCtx, id: number): Promise<Delive
     const tq = scoped(tx, ctx.companyId);
     const row = found(await tq.integrationDeliveries.findById(written.deliveryId), "ERR_NO_INTEGRATION_FOUND");
     const view = found(await findIntegrationView(tq, ctx.secrets, id), "ERR_NO_INTEGRATION_FOUND");
-    afterCommit((await integrationAnnouncer(ctx, tq))({ action: "update", queueIntegration: view }));
+    await publish(await integrationChanged(tq, { action: "update", queueIntegration: view }));
     return { row, jobId: written.jobId };
   });
   // sent off the request: the log shows it pending, then its outcome (the integration's event)

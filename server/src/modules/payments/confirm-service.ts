@@ -44,7 +44,7 @@ export function cents(decimal: string): bigint {
  * replay. The company's users hear it once committed (payment.confirmed).
  */
 export function confirmPayment(s: Services, c: Confirmation, body: unknown): Promise<ConfirmationResult> {
-  return withTransaction(s.db, async (tx, { afterCommit }) => {
+  return withTransaction(s, async (tx, { publish }) => {
     const [receipt] = await tx
       .insert(paymentReceipts)
       .values({ eventId: c.eventId, txid: c.txid, body, outcome: "received" })
@@ -76,7 +76,7 @@ export function confirmPayment(s: Services, c: Confirmation, body: unknown): Pro
         .where(eq(companies.id, invoice.companyId))
         .returning({ dueDate: companies.dueDate });
       dueDate = moved.dueDate;
-      await s.events.within(tx, afterCommit, {
+      await publish({
         type: "payment.confirmed",
         companyId: invoice.companyId,
         invoiceId: invoice.id,

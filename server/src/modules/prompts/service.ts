@@ -6,6 +6,7 @@ import type { RequestCtx } from "../../context.js";
 import { type Scoped, scoped } from "../../db/scoped.js";
 import { queues, users } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
+import type { Publish } from "../../events/index.js";
 import { found } from "../../lib/app-error.js";
 import { checkOutboundUrl } from "../../lib/outbound-url.js";
 import { presentPrompt } from "./presenter.js";
@@ -21,9 +22,10 @@ async function adminsOf(q: Scoped): Promise<number[]> {
   return rows.map((r) => r.id);
 }
 
-function publish(ctx: RequestCtx, audience: number[], change: PromptEvent) {
-  if (audience.length === 0) return;
-  ctx.events.publish({ type: "record.changed", companyId: ctx.companyId, audience, area: "prompt", change });
+/** The prompt's change, told to the company's admins read through `q` (nobody when it has none). */
+async function publishToAdmins(q: Scoped, publish: Publish, change: PromptEvent) {
+  const audience = await adminsOf(q);
+  if (audience.length) await publish({ type: "record.changed", companyId: q.companyId, audience, area: "prompt", change });
 }
 
 /** The area a prompt hands over to ("Informar al sector"): one of the company's own, else not found. */
@@ -61,13 +63,12 @@ async function checkEndpoint(ctx: RequestCtx, input: Input) {
 /** POST /prompt (secondary §5: the area is required, 'Informar al sector'). */
 export async function createPrompt(ctx: RequestCtx, input: Input): Promise<PromptView> {
   await checkEndpoint(ctx, input);
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     const queue = await areaOf(q, input.queueId as number);
     const row = await q.prompts.insert(fieldsOf(ctx, input));
     const view = presentPrompt(ctx.secrets, row, queue);
-    const admins = await adminsOf(q);
-    afterCommit(() => publish(ctx, admins, { action: "create", prompt: view }));
+    await publishToAdmins(q, publish, { action: "create", prompt: view });
     return view;
   });
 }
@@ -75,14 +76,13 @@ export async function createPrompt(ctx: RequestCtx, input: Input): Promise<Promp
 /** PUT /prompt/{id}: every field as given, the stored key kept when none is typed. */
 export async function updatePrompt(ctx: RequestCtx, id: number, input: Input): Promise<PromptView> {
   await checkEndpoint(ctx, input);
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     found(await q.prompts.lockById(id), "ERR_NO_PROMPT_FOUND");
     const queue = await areaOf(q, input.queueId as number);
     const row = found(await q.prompts.update(id, fieldsOf(ctx, input)), "ERR_NO_PROMPT_FOUND");
     const view = presentPrompt(ctx.secrets, row, queue);
-    const admins = await adminsOf(q);
-    afterCommit(() => publish(ctx, admins, { action: "update", prompt: view }));
+    await publishToAdmins(q, publish, { action: "update", prompt: view });
     return view;
   });
 }
@@ -92,13 +92,12 @@ export async function updatePrompt(ctx: RequestCtx, id: number, input: Input): P
  * connections) no longer does, and tickets it was talking to go back to the usual flow.
  */
 export async function deletePrompt(ctx: RequestCtx, id: number): Promise<{ message: string }> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     found(await q.prompts.lockById(id), "ERR_NO_PROMPT_FOUND");
     await clearAutomationRefs(tx, ctx.companyId, { promptId: id });
     await q.prompts.delete(id);
-    const admins = await adminsOf(q);
-    afterCommit(() => publish(ctx, admins, { action: "delete", promptId: id }));
+    await publishToAdmins(q, publish, { action: "delete", promptId: id });
     return { message: "Prompt eliminado" };
   });
 }

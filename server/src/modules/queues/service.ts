@@ -7,19 +7,21 @@ import { toCount } from "../../db/client.js";
 import { type Scoped, scoped } from "../../db/scoped.js";
 import { companies, plans, queues } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
+import type { DomainEvent } from "../../events/index.js";
 import { assertOwnAutomation, clearPromptQueue } from "../../automation/references.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { PG_UNIQUE_VIOLATION, pgConstraint, pgErrorCode } from "../../lib/pg-errors.js";
 import { queueMemberIds, userViewsByIds } from "../users/queries.js";
-import { emitUser } from "../users/service.js";
-import { emitConnection } from "../whatsapps/broadcast.js";
+import { userChanged } from "../users/service.js";
+import { connectionChanged } from "../whatsapps/broadcast.js";
 import { connectionViews, releaseQueue } from "../whatsapps/service.js";
 import { presentQueue } from "./presenter.js";
 
 type Input = z.output<typeof QueueForm>;
 
-function emitQueue(ctx: RequestCtx, payload: QueueEvent) {
-  ctx.events.publish({ type: "record.changed", companyId: ctx.companyId, audience: "company", area: "queue", change: payload });
+/** `company-{id}-queue` to the whole company. */
+function queueChanged(companyId: number, change: QueueEvent): DomainEvent<"record.changed"> {
+  return { type: "record.changed", companyId, audience: "company", area: "queue", change };
 }
 
 /** The unique indexes have the last word: two saves at once both pass the check below. */
@@ -79,27 +81,27 @@ async function assertBelowPlanLimit(tx: Tx, q: Scoped) {
 
 /** POST /queue: within the plan's count; hours default to core §9's week in America/Noronha. */
 export function createQueue(ctx: RequestCtx, input: Input): Promise<QueueView> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     await assertBelowPlanLimit(tx, q);
     await assertFree(q, input);
     await assertOwnAutomation(q, input);
     const view = presentQueue(await q.queues.insert(fieldsOf(input)).catch(mapUnique));
-    afterCommit(() => emitQueue(ctx, { action: "create", queue: view }));
+    await publish(queueChanged(ctx.companyId, { action: "create", queue: view }));
     return view;
   });
 }
 
 /** PUT /queue/{id}: the whole form; zone, hours, order, prompt and integration only when sent. */
 export function updateQueue(ctx: RequestCtx, id: number, input: Input): Promise<QueueView> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     const before = found(await q.queues.lockById(id), "ERR_NO_QUEUE_FOUND");
     await assertFree(q, input, id);
     await assertOwnAutomation(q, input, before);
     const row = found(await q.queues.update(id, fieldsOf(input)).catch(mapUnique), "ERR_NO_QUEUE_FOUND");
     const view = presentQueue(row);
-    afterCommit(() => emitQueue(ctx, { action: "update", queue: view }));
+    await publish(queueChanged(ctx.companyId, { action: "update", queue: view }));
     return view;
   });
 }
@@ -110,7 +112,7 @@ export function updateQueue(ctx: RequestCtx, id: number, input: Input): Promise<
  * (cascades). Users and connections that listed it are announced again, without it.
  */
 export function deleteQueue(ctx: RequestCtx, id: number): Promise<void> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     found(await q.queues.lockById(id), "ERR_NO_QUEUE_FOUND");
     const userIds = await queueMemberIds(q, id);
@@ -120,10 +122,8 @@ export function deleteQueue(ctx: RequestCtx, id: number): Promise<void> {
     await q.queues.delete(id);
     const users = await userViewsByIds(q, userIds);
     const connections = await connectionViews(q, ctx, whatsappIds);
-    afterCommit(async () => {
-      emitQueue(ctx, { action: "delete", queueId: id });
-      for (const user of users) emitUser(ctx, "update", user);
-      for (const whatsapp of connections) await emitConnection(ctx, ctx.companyId, { action: "update", whatsapp });
-    });
+    await publish(queueChanged(ctx.companyId, { action: "delete", queueId: id }));
+    for (const user of users) await publish(userChanged(ctx.companyId, "update", user));
+    for (const whatsapp of connections) await publish(await connectionChanged(tx, ctx.companyId, { action: "update", whatsapp }));
   });
 }

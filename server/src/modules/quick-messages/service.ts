@@ -1,7 +1,7 @@
 import { type QuickMessageEvent, type QuickMessageForm, type QuickMessageView, storableText } from "@charla/contracts";
 import type { z } from "zod";
 import type { RequestCtx } from "../../context.js";
-import type { Audience as EventAudience } from "../../events/index.js";
+import type { DomainEvent, Audience as EventAudience } from "../../events/index.js";
 import { scoped } from "../../db/scoped.js";
 import { withTransaction } from "../../db/tx.js";
 import { AppError, found } from "../../lib/app-error.js";
@@ -17,23 +17,24 @@ type Audience = Pick<QuickMessageRow, "geral" | "userId">;
  * `company-{id}-quickemessage` to whoever may see the reply: the whole company for a shared one,
  * its author alone for an own one.
  */
-function emitTo(ctx: RequestCtx, audience: Audience, change: QuickMessageEvent) {
-  publish(ctx, audience.geral || audience.userId === null ? "company" : [audience.userId], change);
+function toWhoSees(companyId: number, audience: Audience, change: QuickMessageEvent): DomainEvent<"record.changed"> {
+  return quickMessageEvent(companyId, audience.geral || audience.userId === null ? "company" : [audience.userId], change);
 }
 
-function publish(ctx: RequestCtx, audience: EventAudience, change: QuickMessageEvent) {
-  ctx.events.publish({ type: "record.changed", companyId: ctx.companyId, audience, area: "quickMessage", change });
+function quickMessageEvent(companyId: number, audience: EventAudience, change: QuickMessageEvent): DomainEvent<"record.changed"> {
+  return { type: "record.changed", companyId, audience, area: "quickMessage", change };
 }
 
 /** A change: the new audience hears the update, and those who saw it before but no longer do hear it go. */
-function emitChange(ctx: RequestCtx, before: Audience, view: QuickMessageView) {
+function changeEvents(companyId: number, before: Audience, view: QuickMessageView): DomainEvent<"record.changed">[] {
   const after: Audience = { geral: view.geral, userId: view.userId };
-  emitTo(ctx, after, { action: "update", record: view });
+  const events = [toWhoSees(companyId, after, { action: "update", record: view })];
   if (before.geral && !after.geral && after.userId !== null) {
-    publish(ctx, { except: [after.userId] }, { action: "delete", id: view.id });
+    events.push(quickMessageEvent(companyId, { except: [after.userId] }, { action: "delete", id: view.id }));
   } else if (!before.geral && !after.geral && before.userId !== null && before.userId !== after.userId) {
-    emitTo(ctx, before, { action: "delete", id: view.id });
+    events.push(toWhoSees(companyId, before, { action: "delete", id: view.id }));
   }
+  return events;
 }
 
 /** The shortcode is unique per company and author (its unique index has the last word). */
@@ -48,7 +49,7 @@ const notFound = () => new AppError("ERR_NOT_FOUND");
 
 /** POST /quick-messages: the caller is its author; shared (geral) unless said otherwise. */
 export function createQuickMessage(ctx: RequestCtx, input: Input): Promise<QuickMessageView> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     const row = await q.quickMessages
       .insert({
@@ -60,7 +61,7 @@ export function createQuickMessage(ctx: RequestCtx, input: Input): Promise<Quick
       })
       .catch(mapUnique);
     const view = presentQuickMessage(row);
-    afterCommit(() => emitTo(ctx, row, { action: "create", record: view }));
+    await publish(toWhoSees(ctx.companyId, row, { action: "create", record: view }));
     return view;
   });
 }
@@ -71,7 +72,7 @@ export function createQuickMessage(ctx: RequestCtx, input: Input): Promise<Quick
  * to its editor.
  */
 export function updateQuickMessage(ctx: RequestCtx, id: number, input: Input): Promise<QuickMessageView> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     const before = found(await visibleQuickMessage(q, ctx.user.id, id, true), "ERR_NOT_FOUND");
     authorizeQuickMessageChange(ctx.user, before);
@@ -83,22 +84,21 @@ export function updateQuickMessage(ctx: RequestCtx, id: number, input: Input): P
       "ERR_NOT_FOUND",
     );
     const view = presentQuickMessage(row);
-    afterCommit(() => emitChange(ctx, before, view));
+    for (const event of changeEvents(ctx.companyId, before, view)) await publish(event);
     return view;
   });
 }
 
 /** DELETE /quick-messages/{id}: the reply and its file. */
 export function deleteQuickMessage(ctx: RequestCtx, id: number): Promise<void> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish, afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const before = found(await visibleQuickMessage(q, ctx.user.id, id, true), "ERR_NOT_FOUND");
     authorizeQuickMessageChange(ctx.user, before);
     await q.quickMessages.delete(id);
-    afterCommit(async () => {
-      emitTo(ctx, before, { action: "delete", id });
-      if (before.mediaPath) await ctx.storage.remove(ctx.companyId, before.mediaPath);
-    });
+    await publish(toWhoSees(ctx.companyId, before, { action: "delete", id }));
+    const old = before.mediaPath;
+    if (old) afterCommit(() => ctx.storage.remove(ctx.companyId, old));
   });
 }
 
@@ -117,7 +117,7 @@ export async function setQuickMessageMedia(
   );
   const stored = await store(`quick-messages/${id}-`);
   try {
-    return await withTransaction(ctx.db, async (tx, { afterCommit }) => {
+    return await withTransaction(ctx, async (tx, { publish, afterCommit }) => {
       const q = scoped(tx, ctx.companyId);
       // deleted or made private by someone else meanwhile: the upload has nothing to belong to
       const before = await visibleQuickMessage(q, ctx.user.id, id, true);
@@ -126,10 +126,9 @@ export async function setQuickMessageMedia(
       const mediaName = storableText(stored.fileName).trim().slice(0, 255) || "file";
       const row = found(await q.quickMessages.update(id, { mediaPath: stored.path, mediaName }), "ERR_NOT_FOUND");
       const view = presentQuickMessage(row);
-      afterCommit(async () => {
-        emitChange(ctx, before, view);
-        if (before.mediaPath && before.mediaPath !== stored.path) await ctx.storage.remove(ctx.companyId, before.mediaPath);
-      });
+      for (const event of changeEvents(ctx.companyId, before, view)) await publish(event);
+      const old = before.mediaPath;
+      if (old && old !== stored.path) afterCommit(() => ctx.storage.remove(ctx.companyId, old));
       return view;
     });
   } catch (err) {
@@ -140,16 +139,15 @@ export async function setQuickMessageMedia(
 
 /** DELETE /quick-messages/{id}/media-upload: the reply stays, without its file. */
 export function removeQuickMessageMedia(ctx: RequestCtx, id: number): Promise<QuickMessageView> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish, afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const before = found(await visibleQuickMessage(q, ctx.user.id, id, true), "ERR_NOT_FOUND");
     authorizeQuickMessageChange(ctx.user, before);
     const row = found(await q.quickMessages.update(id, { mediaPath: null, mediaName: null }), "ERR_NOT_FOUND");
     const view = presentQuickMessage(row);
-    afterCommit(async () => {
-      emitChange(ctx, before, view);
-      if (before.mediaPath) await ctx.storage.remove(ctx.companyId, before.mediaPath);
-    });
+    for (const event of changeEvents(ctx.companyId, before, view)) await publish(event);
+    const old = before.mediaPath;
+    if (old) afterCommit(() => ctx.storage.remove(ctx.companyId, old));
     return view;
   });
 }

@@ -4,6 +4,7 @@ import type { RequestCtx, Services } from "../../context.js";
 import { type Scoped, scoped } from "../../db/scoped.js";
 import { companyTimeZone } from "../companies/time-zone.js";
 import { withTransaction } from "../../db/tx.js";
+import type { DomainEvent } from "../../events/index.js";
 import { AppError, found } from "../../lib/app-error.js";
 import type { ScheduleRow } from "./presenter.js";
 import { findScheduleView, lockedSchedule } from "./queries.js";
@@ -14,8 +15,13 @@ type Input = z.output<typeof ScheduleForm>;
 const PAST_GRACE_MS = 60_000;
 
 /** `company-{id}-schedule` to the whole company: every user of a plan with schedules sees them all. */
+export function scheduleChanged(companyId: number, change: ScheduleEvent): DomainEvent<"record.changed"> {
+  return { type: "record.changed", companyId, audience: "company", area: "schedule", change };
+}
+
+/** A schedule's change already committed by a single statement (the sender's claims and settlements). */
 export function publishSchedule(s: Pick<Services, "events">, companyId: number, change: ScheduleEvent): void {
-  s.events.publish({ type: "record.changed", companyId, audience: "company", area: "schedule", change });
+  s.events.publish(scheduleChanged(companyId, change));
 }
 
 /** The contact and the connection named by the form, both the company's (another company's is not found). */
@@ -53,13 +59,13 @@ async function viewOf(q: Scoped, id: number): Promise<ScheduleView> {
 
 /** POST /schedules: the caller schedules it, in the company's zone (secondary §9 default America/Noronha). */
 export function createSchedule(ctx: RequestCtx, input: Input): Promise<ScheduleView> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     await checkRefs(q, input);
     checkFuture(new Date(input.sendAt));
     const row = await q.schedules.insert({ ...fields(input), userId: ctx.user.id, timezone: await companyZone(q) });
     const view = await viewOf(q, row.id);
-    afterCommit(() => publishSchedule(ctx, ctx.companyId, { action: "create", record: view }));
+    await publish(scheduleChanged(ctx.companyId, { action: "create", record: view }));
     return view;
   });
 }
@@ -70,7 +76,7 @@ export function createSchedule(ctx: RequestCtx, input: Input): Promise<ScheduleV
  * an unchanged one is kept: saving a failed schedule as it was sends it again now.
  */
 export function updateSchedule(ctx: RequestCtx, id: number, input: Input): Promise<ScheduleView> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     const before = found(await lockedSchedule(q, id), "ERR_SCHEDULE_NOT_FOUND");
     assertChangeable(before);
@@ -88,35 +94,34 @@ export function updateSchedule(ctx: RequestCtx, id: number, input: Input): Promi
       sentAt: null,
     });
     const view = await viewOf(q, id);
-    afterCommit(() => publishSchedule(ctx, ctx.companyId, { action: "update", record: view }));
+    await publish(scheduleChanged(ctx.companyId, { action: "update", record: view }));
     return view;
   });
 }
 
 /** POST /schedules/{id}/cancel: a pending schedule will not be sent, even overdue after downtime (behaviours). */
 export function cancelSchedule(ctx: RequestCtx, id: number): Promise<ScheduleView> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     const before = found(await lockedSchedule(q, id), "ERR_SCHEDULE_NOT_FOUND");
     assertChangeable(before);
     await q.schedules.update(id, { status: "CANCELADA", lockedUntil: null });
     const view = await viewOf(q, id);
-    afterCommit(() => publishSchedule(ctx, ctx.companyId, { action: "update", record: view }));
+    await publish(scheduleChanged(ctx.companyId, { action: "update", record: view }));
     return view;
   });
 }
 
 /** DELETE /schedules/{id}: any but one being sent (its message may be on its way). */
 export function deleteSchedule(ctx: RequestCtx, id: number): Promise<void> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish, afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const before = found(await lockedSchedule(q, id), "ERR_SCHEDULE_NOT_FOUND");
     if (before.status === "ENVIANDO") throw new AppError("ERR_SCHEDULE_SENDING");
     await q.schedules.delete(id);
-    afterCommit(async () => {
-      publishSchedule(ctx, ctx.companyId, { action: "delete", id });
-      if (before.mediaPath) await ctx.storage.remove(ctx.companyId, before.mediaPath);
-    });
+    await publish(scheduleChanged(ctx.companyId, { action: "delete", id }));
+    const old = before.mediaPath;
+    if (old) afterCommit(() => ctx.storage.remove(ctx.companyId, old));
   });
 }
 
@@ -132,7 +137,7 @@ export async function setScheduleMedia(
   assertChangeable(found(await scoped(ctx.db, ctx.companyId).schedules.findById(id), "ERR_SCHEDULE_NOT_FOUND"));
   const stored = await store(`schedules/${id}-`);
   try {
-    return await withTransaction(ctx.db, async (tx, { afterCommit }) => {
+    return await withTransaction(ctx, async (tx, { publish, afterCommit }) => {
       const q = scoped(tx, ctx.companyId);
       // claimed by a sender or deleted meanwhile: the upload has nothing to belong to
       const before = found(await lockedSchedule(q, id), "ERR_SCHEDULE_NOT_FOUND");
@@ -140,10 +145,9 @@ export async function setScheduleMedia(
       const mediaName = storableText(stored.fileName).trim().slice(0, 255) || "file";
       await q.schedules.update(id, { mediaPath: stored.path, mediaName });
       const view = await viewOf(q, id);
-      afterCommit(async () => {
-        publishSchedule(ctx, ctx.companyId, { action: "update", record: view });
-        if (before.mediaPath && before.mediaPath !== stored.path) await ctx.storage.remove(ctx.companyId, before.mediaPath);
-      });
+      await publish(scheduleChanged(ctx.companyId, { action: "update", record: view }));
+      const old = before.mediaPath;
+      if (old && old !== stored.path) afterCommit(() => ctx.storage.remove(ctx.companyId, old));
       return view;
     });
   } catch (err) {
@@ -154,16 +158,15 @@ export async function setScheduleMedia(
 
 /** DELETE /schedules/{id}/media-upload: the schedule stays, without its file. */
 export function removeScheduleMedia(ctx: RequestCtx, id: number): Promise<ScheduleView> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish, afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const before = found(await lockedSchedule(q, id), "ERR_SCHEDULE_NOT_FOUND");
     assertChangeable(before);
     await q.schedules.update(id, { mediaPath: null, mediaName: null });
     const view = await viewOf(q, id);
-    afterCommit(async () => {
-      publishSchedule(ctx, ctx.companyId, { action: "update", record: view });
-      if (before.mediaPath) await ctx.storage.remove(ctx.companyId, before.mediaPath);
-    });
+    await publish(scheduleChanged(ctx.companyId, { action: "update", record: view }));
+    const old = before.mediaPath;
+    if (old) afterCommit(() => ctx.storage.remove(ctx.companyId, old));
     return view;
   });
 }

@@ -42,7 +42,7 @@ export async function settingsRoutes(app: FastifyInstance) {
       const platform = isPlatformSetting(key);
       if (platform && !ctx.user.super) throw new AppError("ERR_NO_PERMISSION");
       const companyId = platform ? PLATFORM_COMPANY_ID : ctx.companyId;
-      return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+      return withTransaction(ctx, async (tx, { publish }) => {
         const [row] = await tx
           .insert(settings)
           .values({ companyId, key, value })
@@ -52,15 +52,13 @@ export async function settingsRoutes(app: FastifyInstance) {
         // secret values are not broadcast to the whole company
         const broadcast = { key, value: "secret" in SettingDefinitions[key] ? "" : row.value };
         if (platform) return view;
-        afterCommit(() =>
-          ctx.events.publish({
-            type: "record.changed",
-            companyId: ctx.companyId,
-            audience: "company",
-            area: "settings",
-            change: { action: "update", setting: broadcast },
-          }),
-        );
+        await publish({
+          type: "record.changed",
+          companyId: ctx.companyId,
+          audience: "company",
+          area: "settings",
+          change: { action: "update", setting: broadcast },
+        });
         return view;
       });
     },

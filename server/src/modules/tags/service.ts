@@ -5,6 +5,7 @@ import type { RequestCtx } from "../../context.js";
 import { type Scoped, scoped } from "../../db/scoped.js";
 import { tags } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
+import type { DomainEvent } from "../../events/index.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { PG_UNIQUE_VIOLATION, pgErrorCode } from "../../lib/pg-errors.js";
 import { findTagView } from "./queries.js";
@@ -17,8 +18,8 @@ function mapUnique(err: unknown): never {
 }
 
 /** Tags are the whole company's (core §2 Tags page: all profiles): every user hears of a change. */
-function announce(ctx: RequestCtx, event: TagEvent) {
-  ctx.events.publish({ type: "record.changed", companyId: ctx.companyId, audience: "company", area: "tag", change: event });
+function tagChanged(companyId: number, change: TagEvent): DomainEvent<"record.changed"> {
+  return { type: "record.changed", companyId, audience: "company", area: "tag", change };
 }
 
 /** The Kanban flag is for admins and supervisors (core §6 tag modal); others keep what the tag had. */
@@ -35,20 +36,20 @@ async function freeColor(q: Scoped): Promise<string> {
 }
 
 export function createTag(ctx: RequestCtx, input: Input): Promise<TagView> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     const color = input.color ?? (await freeColor(q));
     const row = await q.tags
       .insert({ name: input.name, color, kanban: kanbanOf(ctx, input, 0), userId: ctx.user.id })
       .catch(mapUnique);
     const view = found(await findTagView(q, row.id), "ERR_NO_TAG_FOUND");
-    afterCommit(() => announce(ctx, { action: "create", tag: view }));
+    await publish(tagChanged(ctx.companyId, { action: "create", tag: view }));
     return view;
   });
 }
 
 export function updateTag(ctx: RequestCtx, id: number, input: Input): Promise<TagView> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     const current = found(await q.tags.findById(id), "ERR_NO_TAG_FOUND");
     await tx
@@ -62,20 +63,20 @@ export function updateTag(ctx: RequestCtx, id: number, input: Input): Promise<Ta
       .where(q.tags.where(eq(tags.id, id)))
       .catch(mapUnique);
     const view = found(await findTagView(q, id), "ERR_NO_TAG_FOUND");
-    afterCommit(() => announce(ctx, { action: "update", tag: view }));
+    await publish(tagChanged(ctx.companyId, { action: "update", tag: view }));
     return view;
   });
 }
 
 /** Deleting a tag takes it off its tickets (ticket_tags cascade). */
 export function deleteTag(ctx: RequestCtx, id: number): Promise<void> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     const [gone] = await tx
       .delete(tags)
       .where(q.tags.where(eq(tags.id, id)))
       .returning({ id: tags.id });
     if (!gone) throw new AppError("ERR_NO_TAG_FOUND");
-    afterCommit(() => announce(ctx, { action: "delete", tagId: id }));
+    await publish(tagChanged(ctx.companyId, { action: "delete", tagId: id }));
   });
 }

@@ -8,6 +8,7 @@ import { toCount } from "../../db/client.js";
 import { type Scoped, scoped } from "../../db/scoped.js";
 import { companies, plans, queues, refreshTokens, userQueues, users, userSessions } from "../../db/schema/index.js";
 import { withTransaction } from "../../db/tx.js";
+import type { DomainEvent, Publish } from "../../events/index.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { PG_UNIQUE_VIOLATION, pgErrorCode } from "../../lib/pg-errors.js";
 import { hit, reset } from "../../lib/rate-limit.js";
@@ -82,30 +83,18 @@ async function emailTaken(tx: Tx, email: string, exceptId?: number) {
 }
 
 /** `company-{id}-user` for a created or changed user (also for changes made elsewhere, e.g. a deleted queue). */
-export function emitUser(ctx: RequestCtx, action: "create" | "update", user: UserView) {
-  ctx.events.publish({
-    type: "record.changed",
-    companyId: ctx.companyId,
-    audience: "company",
-    area: "user",
-    change: { action, user },
-  });
+export function userChanged(companyId: number, action: "create" | "update", user: UserView): DomainEvent<"record.changed"> {
+  return { type: "record.changed", companyId, audience: "company", area: "user", change: { action, user } };
 }
 
 /** `company-{id}-user` for a user gone from a company (deleted, or moved to another one). */
-function emitUserGone(ctx: RequestCtx, companyId: number, userId: number) {
-  ctx.events.publish({
-    type: "record.changed",
-    companyId,
-    audience: "company",
-    area: "user",
-    change: { action: "delete", userId },
-  });
+function userGone(companyId: number, userId: number): DomainEvent<"record.changed"> {
+  return { type: "record.changed", companyId, audience: "company", area: "user", change: { action: "delete", userId } };
 }
 
 /** The sockets of sessions revoked in the transaction end once it has committed. */
-function endSessions(ctx: RequestCtx, ended: { id: string }[]) {
-  for (const s of ended) ctx.events.publish({ type: "session.ended", sessionId: s.id });
+async function endSessions(publish: Publish, ended: { id: string }[]) {
+  for (const s of ended) await publish({ type: "session.ended", sessionId: s.id });
 }
 
 /** POST /users: within the plan's user count; email unique across Charla. */
@@ -116,7 +105,7 @@ export async function createUser(ctx: RequestCtx, input: CreateInput): Promise<U
 
 // hashing happens before the transaction: on embedded PGlite a transaction holds the only connection
 function createUserRow(ctx: RequestCtx, input: CreateInput, passwordHash: string): Promise<UserView> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     // lock the company row: two concurrent creations cannot both pass the plan limit
     const [limits] = await tx
@@ -142,7 +131,7 @@ function createUserRow(ctx: RequestCtx, input: CreateInput, passwordHash: string
       .catch(mapUnique);
     if (input.queueIds) await setQueues(q, row.id, input.queueIds);
     const view = found(await findUserView(q, row.id), "ERR_NO_USER_FOUND");
-    afterCommit(() => emitUser(ctx, "create", view));
+    await publish(userChanged(ctx.companyId, "create", view));
     return view;
   });
 }
@@ -177,7 +166,7 @@ export async function updateUser(ctx: RequestCtx, id: number, input: UpdateInput
 }
 
 function updateUserRow(ctx: RequestCtx, id: number, input: UpdateInput, newHash: string | null): Promise<UserView> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     const target = found(await q.users.lockById(id), "ERR_NO_USER_FOUND");
     const self = target.id === ctx.user.id;
@@ -217,17 +206,15 @@ function updateUserRow(ctx: RequestCtx, id: number, input: UpdateInput, newHash:
     // a new password ends the user's other sessions (the editor's own stays)
     const ended = passwordChanged ? await revokeUserSessions(tx, ctx.companyId, id, "password", ctx.user.sessionId) : [];
     const view = found(await findUserView(q, id), "ERR_NO_USER_FOUND");
-    afterCommit(() => {
-      emitUser(ctx, "update", view);
-      endSessions(ctx, ended);
-    });
+    await publish(userChanged(ctx.companyId, "update", view));
+    await endSessions(publish, ended);
     return view;
   });
 }
 
 /** DELETE /users/{id}: not oneself, not an admin by a non-admin, never the last super user. */
 export function deleteUser(ctx: RequestCtx, id: number): Promise<void> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish, afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const target = found(await q.users.lockById(id), "ERR_NO_USER_FOUND");
     if (target.id === ctx.user.id) throw new AppError("ERR_CANNOT_DELETE_SELF");
@@ -239,11 +226,10 @@ export function deleteUser(ctx: RequestCtx, id: number): Promise<void> {
     }
     const ended = await revokeUserSessions(tx, ctx.companyId, id, "deleted");
     await q.users.delete(id);
-    afterCommit(async () => {
-      emitUserGone(ctx, ctx.companyId, id);
-      endSessions(ctx, ended);
-      if (target.profileImage) await ctx.storage.remove(ctx.companyId, target.profileImage);
-    });
+    await publish(userGone(ctx.companyId, id));
+    await endSessions(publish, ended);
+    const image = target.profileImage;
+    if (image) afterCommit(() => ctx.storage.remove(ctx.companyId, image));
   });
 }
 
@@ -258,21 +244,20 @@ export async function setProfileImage(ctx: RequestCtx, id: number, store: (path:
   assertMayEdit(ctx, target);
   const path = `users/${id}-${Date.now()}.jpg`;
   await store(path);
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish, afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     await q.users.update(id, { profileImage: path });
     const view = found(await findUserView(q, id), "ERR_NO_USER_FOUND");
-    afterCommit(async () => {
-      emitUser(ctx, "update", view);
-      if (target.profileImage) await ctx.storage.remove(ctx.companyId, target.profileImage);
-    });
+    await publish(userChanged(ctx.companyId, "update", view));
+    const image = target.profileImage;
+    if (image) afterCommit(() => ctx.storage.remove(ctx.companyId, image));
     return view;
   });
 }
 
 /** PUT /users-company/{id} (super): moves a user to another company, leaving queues and sessions behind. */
 export function moveUserToCompany(ctx: RequestCtx, id: number, companyId: number, profile?: Profile): Promise<UserView> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish, afterCommit }) => {
     const q = scoped(tx, ctx.companyId);
     const target = found(await q.users.lockById(id), "ERR_NO_USER_FOUND");
     const [dest] = await tx
@@ -299,18 +284,11 @@ export function moveUserToCompany(ctx: RequestCtx, id: number, companyId: number
       await tx.update(refreshTokens).set({ companyId }).where(eq(refreshTokens.sessionId, ctx.user.sessionId));
     }
     const view = found(await findUserView(scoped(tx, companyId), id), "ERR_NO_USER_FOUND");
-    afterCommit(async () => {
-      if (target.profileImage) await ctx.storage.remove(ctx.companyId, target.profileImage);
-      emitUserGone(ctx, ctx.companyId, id);
-      ctx.events.publish({
-        type: "record.changed",
-        companyId,
-        audience: "company",
-        area: "user",
-        change: { action: "create", user: view },
-      });
-      endSessions(ctx, ended);
-    });
+    const image = target.profileImage;
+    if (image) afterCommit(() => ctx.storage.remove(ctx.companyId, image));
+    await publish(userGone(ctx.companyId, id));
+    await publish(userChanged(companyId, "create", view));
+    await endSessions(publish, ended);
     return view;
   });
 }

@@ -1,7 +1,9 @@
 import { type ConnectionEvent, type ConnectionSessionEvent, type ConnectionView, type Profile, can } from "@charla/contracts";
 import { eq } from "drizzle-orm";
 import type { Services, Principal } from "../../context.js";
+import type { Db, Tx } from "../../db/client.js";
 import { users } from "../../db/schema/index.js";
+import type { DomainEvent } from "../../events/index.js";
 
 type Subject = Pick<Principal, "profile" | "super" | "plan">;
 
@@ -24,8 +26,8 @@ export const connectionFor = <T extends Guarded>(subject: Subject, view: T): T =
   seesConnectionSecrets(subject) ? view : withoutSecrets(view);
 
 /** The company's users who get connection secrets in live events. */
-async function secretHolders(s: Pick<Services, "db">, companyId: number): Promise<number[]> {
-  const rows = await s.db
+async function secretHolders(db: Db | Tx, companyId: number): Promise<number[]> {
+  const rows = await db
     .select({ id: users.id, profile: users.profile, super: users.super })
     .from(users)
     .where(eq(users.companyId, companyId));
@@ -34,15 +36,19 @@ async function secretHolders(s: Pick<Services, "db">, companyId: number): Promis
     .map((u) => u.id);
 }
 
-/** `company-{id}-whatsapp`: whole to those who manage connections, without QR code and token to the rest. */
-export async function emitConnection(s: Pick<Services, "db" | "events">, companyId: number, payload: ConnectionEvent) {
-  if (payload.action === "delete") {
-    s.events.publish({ type: "connection.deleted", companyId, whatsappId: payload.whatsappId });
-    return;
-  }
-  const holders = await secretHolders(s, companyId);
+/**
+ * `company-{id}-whatsapp`: whole to those who manage connections, without QR code and token to the
+ * rest. The holders are read through `db`: the publisher's transaction, or the handle after a commit.
+ */
+export async function connectionChanged(
+  db: Db | Tx,
+  companyId: number,
+  payload: ConnectionEvent,
+): Promise<DomainEvent<"connection.changed" | "connection.deleted">> {
+  if (payload.action === "delete") return { type: "connection.deleted", companyId, whatsappId: payload.whatsappId };
+  const holders = await secretHolders(db, companyId);
   const whatsapp = payload.whatsapp;
-  s.events.publish({ type: "connection.changed", companyId, whatsapp, redacted: withoutSecrets(whatsapp), holders });
+  return { type: "connection.changed", companyId, whatsapp, redacted: withoutSecrets(whatsapp), holders };
 }
 
 /** `company-{id}-whatsappSession`: the live status, with the QR code only for those who manage connections. */
@@ -51,6 +57,6 @@ export async function emitConnectionSession(
   companyId: number,
   session: ConnectionSessionEvent["session"],
 ) {
-  const holders = await secretHolders(s, companyId);
+  const holders = await secretHolders(s.db, companyId);
   s.events.publish({ type: "connection.status", companyId, session, redacted: withoutSecrets(session), holders });
 }

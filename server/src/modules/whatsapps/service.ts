@@ -8,7 +8,7 @@ import { companies, plans, queues, whatsappQueues, whatsapps } from "../../db/sc
 import { withTransaction } from "../../db/tx.js";
 import { AppError, found } from "../../lib/app-error.js";
 import { assertOwnAutomation } from "../../automation/references.js";
-import { emitConnection } from "./broadcast.js";
+import { connectionChanged } from "./broadcast.js";
 import { type CloudViewHost, checkFallbackTemplate, cloudColumns, probeConnection } from "../cloud/settings.js";
 import { presentConnections, tokenOfNumber } from "./presenter.js";
 
@@ -109,13 +109,6 @@ async function makeDefault(q: Scoped, host: CloudViewHost, id: number): Promise<
   return presentConnections(q, host, unset);
 }
 
-function emit(
-  ctx: RequestCtx,
-  payload: { action: "update"; whatsapp: ConnectionView } | { action: "delete"; whatsappId: number },
-) {
-  return emitConnection(ctx, ctx.companyId, payload);
-}
-
 /**
  * A new connection. The simulator has nothing to scan: it starts at once and answers CONNECTED
  * (issue 26: a new one no longer waits DISCONNECTED for «Reintentar»); a real phone waits for it; a
@@ -141,12 +134,12 @@ export async function createConnection(ctx: RequestCtx, input: Input): Promise<C
 async function probed(ctx: RequestCtx, id: number): Promise<ConnectionView> {
   await probeConnection(ctx, ctx.companyId, id);
   const view = await connectionView(scoped(ctx.db, ctx.companyId), ctx, id);
-  await emit(ctx, { action: "update", whatsapp: view });
+  ctx.events.publish(await connectionChanged(ctx.db, ctx.companyId, { action: "update", whatsapp: view }));
   return view;
 }
 
 function insertConnection(ctx: RequestCtx, input: Input): Promise<ConnectionView> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     // the company row is locked: two creations at once cannot both pass the plan's limit
     const [limits] = await tx
@@ -170,9 +163,8 @@ function insertConnection(ctx: RequestCtx, input: Input): Promise<ConnectionView
     const unset = isDefault ? await makeDefault(q, ctx, row.id) : [];
     await setQueues(q, row.id, queueIds);
     const view = await connectionView(q, ctx, row.id);
-    afterCommit(async () => {
-      for (const other of [...unset, view]) await emit(ctx, { action: "update", whatsapp: other });
-    });
+    for (const other of [...unset, view])
+      await publish(await connectionChanged(tx, ctx.companyId, { action: "update", whatsapp: other }));
     return view;
   });
 }
@@ -186,7 +178,7 @@ export async function updateConnection(ctx: RequestCtx, id: number, input: Input
 }
 
 function saveConnection(ctx: RequestCtx, id: number, input: Input): Promise<ConnectionView> {
-  return withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  return withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     const current = found(await q.whatsapps.lockById(id), "ERR_NO_WAPP_FOUND");
     const queueIds = await checkQueues(q, input, current);
@@ -201,9 +193,8 @@ function saveConnection(ctx: RequestCtx, id: number, input: Input): Promise<Conn
     const unset = input.isDefault ? await makeDefault(q, ctx, id) : [];
     await setQueues(q, id, queueIds);
     const view = await connectionView(q, ctx, id);
-    afterCommit(async () => {
-      for (const other of [...unset, view]) await emit(ctx, { action: "update", whatsapp: other });
-    });
+    for (const other of [...unset, view])
+      await publish(await connectionChanged(tx, ctx.companyId, { action: "update", whatsapp: other }));
     return view;
   });
 }
@@ -211,7 +202,7 @@ function saveConnection(ctx: RequestCtx, id: number, input: Input): Promise<Conn
 /** Deleting the default hands the role to the oldest remaining connection. */
 export async function deleteConnection(ctx: RequestCtx, id: number): Promise<void> {
   let removed: Row | null = null;
-  await withTransaction(ctx.db, async (tx, { afterCommit }) => {
+  await withTransaction(ctx, async (tx, { publish }) => {
     const q = scoped(tx, ctx.companyId);
     removed = found(await q.whatsapps.lockById(id), "ERR_NO_WAPP_FOUND");
     await q.whatsapps.delete(id);
@@ -220,10 +211,10 @@ export async function deleteConnection(ctx: RequestCtx, id: number): Promise<voi
       if (next) {
         await q.whatsapps.update(next.id, { isDefault: true });
         const view = await connectionView(q, ctx, next.id);
-        afterCommit(() => emit(ctx, { action: "update", whatsapp: view }));
+        await publish(await connectionChanged(tx, ctx.companyId, { action: "update", whatsapp: view }));
       }
     }
-    afterCommit(() => emit(ctx, { action: "delete", whatsappId: id }));
+    await publish(await connectionChanged(tx, ctx.companyId, { action: "delete", whatsappId: id }));
   });
   await ctx.sessions.stop(id);
 }
