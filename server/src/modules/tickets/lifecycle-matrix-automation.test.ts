@@ -244,3 +244,21 @@ describe("Cloud API template (Pedro, María's 24-hour window closed)", () => {
     });
   }
 });
+
+describe("an agent's transfer hands the customer to people", () => {
+  it("transferred to an area a prompt is saved with: the customer's next message waits for that area's people, no AI answer", async () => {
+    const m = await lifecycleWorld(t);
+    const before = await m.states.open();
+    await withPrompt(m);
+    const res = await m.call(m.carla.session, "PUT", `/tickets/${before?.id}`, { queueId: m.w.ventas.id, userId: null });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await m.ticket()).toMatchObject({ status: "pending", queueId: m.w.ventas.id, userId: null, useIntegration: false });
+    const chats = ai.chats().length;
+    const last = await m.lastMessageId();
+    await m.maria.say("¿me pueden cambiar el pedido?");
+    expect(ai.chats().length).toBe(chats);
+    expect(await automaticAfter(m, last)).toEqual([]);
+    expect(await m.ticket()).toMatchObject({ status: "pending", queueId: m.w.ventas.id, useIntegration: false });
+    expect(await m.seenBy(before?.id as number)).toEqual({ carla: true, pedro: false, lucia: true });
+  });
+});

@@ -160,7 +160,10 @@ function decide(ctx: RequestCtx, viewer: Viewer, t: TicketRow, input: UpdateInpu
 }
 
 /** The automation pointers a request may set on a live ticket (core §7: cleared when closing). */
-function automationFields(t: TicketRow, input: UpdateInput): Partial<TicketRow> {
+function automationFields(
+  t: TicketRow,
+  input: UpdateInput,
+): Pick<Partial<TicketRow>, "useIntegration" | "promptId" | "integrationId"> {
   return {
     useIntegration: input.useIntegration ?? t.useIntegration,
     promptId: input.promptId === undefined ? t.promptId : input.promptId,
@@ -211,7 +214,9 @@ export async function updateTicket(ctx: RequestCtx, id: number, input: UpdateInp
     if (kind === "accept") return (await accept(w, t, me, fields)).view;
     if (kind === "return") return (await returnToQueue(w, t, fields)).view;
     if (kind === "reopen") return (await reopenByAgent(w, t, me, fields)).view;
-    return (await transfer(w, t, to as Target, me, fields)).view;
+    // a transfer goes to people unless the request itself asks for an integration
+    const handOver = input.useIntegration === true ? fields : { ...fields, useIntegration: false };
+    return (await transfer(w, t, to as Target, me, handOver)).view;
   });
 }
 

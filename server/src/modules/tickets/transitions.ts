@@ -122,7 +122,10 @@ export async function returnToQueue(w: Within, before: TicketRow, extra: Extra =
 
 /**
  * To another area, connection or agent: open when an agent receives it, else pending in its area. The
- * receiving agent is told (`ticket.transferred`); the customer too, with sendMsgTransfTicket.
+ * receiving agent is told (`ticket.transferred`); the customer too, with sendMsgTransfTicket. A transfer
+ * hands the customer to people: the automation the ticket talked to lets go, and the receiving area's
+ * own (its prompt, its typebot) does not take it (automation/resolve.ts reads `automationDone`) — unless
+ * the request itself puts the ticket in an integration's hands (`useIntegration`).
  */
 export async function transfer(
   w: Within,
@@ -131,7 +134,18 @@ export async function transfer(
   by: { id: number },
   extra: Extra = {},
 ): Promise<Moved> {
-  const moved = await apply(w, before, { ...extra, ...to, status: to.userId ? "open" : "pending", chatbot: false });
+  const toPeople = extra.useIntegration !== true;
+  const area = to.queueId !== null ? `queue:${to.queueId}` : null;
+  const people: Partial<TicketRow> =
+    toPeople && area
+      ? {
+          useIntegration: false,
+          automationDone: before.automationDone.includes(area) ? before.automationDone : [...before.automationDone, area],
+        }
+      : toPeople
+        ? { useIntegration: false }
+        : {};
+  const moved = await apply(w, before, { ...extra, ...people, ...to, status: to.userId ? "open" : "pending", chatbot: false });
   const after = moved.ticket;
   await changeEpisode(w.q, before.id, {
     whatsappId: after.whatsappId,
