@@ -2,10 +2,10 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { input, loginThroughUi, newPage, waitForLive } from "./support/browser.js";
 import { ADMIN, type RunningServer, api } from "./support/server.js";
+import { setUpSimulator } from "./support/simulator.js";
 import { withServerAndBrowser } from "./support/suite.js";
 import { setPlanFlags, simulatorOutTexts, simulatorSay, startFakeService } from "./support/fakes.js";
 
-type Connection = { id: number; provider: string; name: string; number: string };
 type Queue = { id: number; name: string };
 type Prompt = { id: number; name: string; apiKey: string; hasApiKey: boolean; model: string };
 type Ticket = {
@@ -129,24 +129,7 @@ describe("AI prompts", () => {
 
     // the Simulator connection answers through the prompt (no areas: the connection's prompt talks)
     // the browser's sign-in ended the set-up's session (one session per user): its token from here on
-    const simulator = (await api<Connection[]>(server.url, "GET", "/whatsapp", undefined, browserToken)).find(
-      (c) => c.provider === "simulator",
-    );
-    if (!simulator) throw new Error("no simulator connection");
-    await api(
-      server.url,
-      "PUT",
-      `/whatsapp/${simulator.id}`,
-      {
-        name: simulator.name,
-        number: simulator.number || "5215500000000",
-        provider: "simulator",
-        isDefault: true,
-        queueIds: [],
-        promptId: saved.id,
-      },
-      browserToken,
-    );
+    await setUpSimulator(server.url, browserToken, { queueIds: [], promptId: saved.id });
 
     await page.getByTestId("menu-simulator").click();
     await page.waitForURL(/\/simulator$/);
@@ -200,25 +183,11 @@ describe("AI prompts", () => {
       },
       token,
     );
-    const simulator = (await api<Connection[]>(server.url, "GET", "/whatsapp", undefined, token)).find(
-      (c) => c.provider === "simulator",
-    );
-    if (!simulator) throw new Error("no simulator connection");
-    await api(
-      server.url,
-      "PUT",
-      `/whatsapp/${simulator.id}`,
-      {
-        name: simulator.name,
-        number: simulator.number || "5215500000000",
-        provider: "simulator",
-        isDefault: true,
-        greetingMessage: "Hola, elige un área:",
-        transferMessage: "Te paso con el equipo.",
-        queueIds: [workshop.id, shop.id],
-      },
-      token,
-    );
+    const simulator = await setUpSimulator(server.url, token, {
+      greetingMessage: "Hola, elige un área:",
+      transferMessage: "Te paso con el equipo.",
+      queueIds: [workshop.id, shop.id],
+    });
 
     const { context, page } = await newPage(browser, 1366, 900);
     await loginThroughUi(page, server.url, ADMIN.email, ADMIN.password);

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { input, loginThroughUi, newPage } from "./support/browser.js";
 import { ADMIN, type RunningServer, api, apiLogin } from "./support/server.js";
 import { setUpTwoLevelBot } from "./support/chatbot.js";
+import { setUpSimulator } from "./support/simulator.js";
 import { withServerAndBrowser } from "./support/suite.js";
 
 type Queue = { id: number; name: string; color: string; schedules: { weekdayEn: string; startTime: string; endTime: string }[] };
@@ -98,28 +99,8 @@ describe("areas page", () => {
     // the tree built here, walked by a customer from the Simulator page (one area: routed at once)
     const setUpToken = await pageToken(page);
     await setSetting(setUpToken, "scheduleType", "disabled");
-    const connections = await api<{ id: number; provider: string; name: string; number: string }[]>(
-      server.url,
-      "GET",
-      "/whatsapp",
-      undefined,
-      setUpToken,
-    );
-    const simulator = connections.find((c) => c.provider === "simulator");
-    if (!simulator || !queue) throw new Error("no simulator connection or area");
-    await api(
-      server.url,
-      "PUT",
-      `/whatsapp/${simulator.id}`,
-      {
-        name: simulator.name,
-        number: simulator.number || "5215500000000",
-        provider: "simulator",
-        isDefault: true,
-        queueIds: [queue.id],
-      },
-      setUpToken,
-    );
+    if (!queue) throw new Error("no area");
+    await setUpSimulator(server.url, setUpToken, { queueIds: [queue.id] });
     await page.getByTestId("menu-simulator").click();
     await page.getByTestId("simulator-thread").waitFor();
     await input(page, "simulator-number").fill("5215566667777");

@@ -2,6 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { input, loginThroughUi, newPage, waitForLive } from "./support/browser.js";
 import { ADMIN, type RunningServer, api, apiLogin } from "./support/server.js";
+import { companyTyped } from "./support/clock.js";
 import { withServerAndBrowser } from "./support/suite.js";
 
 let server: RunningServer;
@@ -18,21 +19,6 @@ withServerAndBrowser(
 
 const CUSTOMER = { name: "Ana Agendada", number: "5491155540001" };
 const SHOTS = process.env.SCHEDULE_SHOTS_DIR;
-
-/** The company's clock (the seed's zone, America/Noronha) `minutes` ahead, digits as the fields take them. */
-function companyClock(minutes: number, zone = "America/Noronha") {
-  const parts = new Intl.DateTimeFormat("en-GB", {
-    timeZone: zone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).formatToParts(new Date(Date.now() + minutes * 60_000));
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
-  return { date: `${get("day")}${get("month")}${get("year")}`, time: `${get("hour")}${get("minute")}` };
-}
 
 const shot = async (page: Page, name: string) => {
   if (!SHOTS) return;
@@ -69,7 +55,7 @@ describe("schedules", () => {
     await page.getByTestId("schedule-body").fill("Recordatorio para ");
     await dialog.getByText("{{firstName}}").click();
     expect(await page.getByTestId("schedule-body").inputValue()).toBe("Recordatorio para {{firstName}}");
-    const when = companyClock(1);
+    const when = companyTyped(1);
     await input(page, "schedule-date").fill(when.date);
     await input(page, "schedule-time").fill(when.time);
     await shot(page, "schedule-dialog-1366");

@@ -2,6 +2,8 @@ import type { Browser, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { input, loginThroughUi, newPage, waitForLive } from "./support/browser.js";
 import { ADMIN, type RunningServer, api, apiLogin } from "./support/server.js";
+import { companyTyped } from "./support/clock.js";
+import { setUpSimulator } from "./support/simulator.js";
 import { withServerAndBrowser } from "./support/suite.js";
 
 let server: RunningServer;
@@ -21,23 +23,6 @@ const PEDRO = { name: "Pedro Soporte", email: "pedro-lifecycle@e2e.test", passwo
 const GREETING = "¡Hola! Gracias por escribir a Empresa 1.";
 const SHOTS = process.env.LIFECYCLE_SHOTS_DIR;
 
-type Connection = { id: number; provider: string; name: string; number: string };
-
-/** The company's clock `minutes` ahead (the seed's zone), digits as the schedule dialog's fields take them. */
-function companyClock(minutes: number, zone = "America/Noronha") {
-  const parts = new Intl.DateTimeFormat("en-GB", {
-    timeZone: zone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).formatToParts(new Date(Date.now() + minutes * 60_000));
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
-  return { date: `${get("day")}${get("month")}${get("year")}`, time: `${get("hour")}${get("minute")}` };
-}
-
 const shot = async (page: Page, name: string) => {
   if (!SHOTS) return;
   await page.waitForTimeout(600);
@@ -52,9 +37,6 @@ const shot = async (page: Page, name: string) => {
 describe("a message the company starts", () => {
   it("a reminder to a resolved customer goes to its author: no greeting, no menu, not Pendientes; the agent does not see it", async () => {
     const token = await apiLogin(server.url, ADMIN.email, ADMIN.password);
-    const connections = await api<Connection[]>(server.url, "GET", "/whatsapp", undefined, token);
-    const simulator = connections.find((c) => c.provider === "simulator");
-    if (!simulator) throw new Error("no simulator connection");
     const soporte = await api<{ id: number }>(
       server.url,
       "POST",
@@ -69,20 +51,7 @@ describe("a message the company starts", () => {
       { name: "Ventas", color: "#0062B1", orderQueue: 2 },
       token,
     );
-    await api(
-      server.url,
-      "PUT",
-      `/whatsapp/${simulator.id}`,
-      {
-        name: simulator.name,
-        number: simulator.number || "5215500000000",
-        provider: "simulator",
-        isDefault: true,
-        greetingMessage: GREETING,
-        queueIds: [soporte.id, ventas.id],
-      },
-      token,
-    );
+    const simulator = await setUpSimulator(server.url, token, { greetingMessage: GREETING, queueIds: [soporte.id, ventas.id] });
     await api(server.url, "PUT", "/settings/userRating", { value: "enabled" }, token);
     await api(server.url, "POST", "/users", { ...PEDRO, profile: "user", allTicket: "disable", queueIds: [soporte.id] }, token);
     await api(server.url, "POST", "/contacts", MARIA, token);
@@ -108,7 +77,7 @@ describe("a message the company starts", () => {
     await contactRow.getByTestId("contact-schedule").click();
     await page.getByTestId("schedule-modal").waitFor();
     await page.getByTestId("schedule-body").fill("Recordatorio: su cita es mañana a las 10");
-    const when = companyClock(1);
+    const when = companyTyped(1);
     await input(page, "schedule-date").fill(when.date);
     await input(page, "schedule-time").fill(when.time);
     await page.getByTestId("schedule-modal-save").click();

@@ -2,10 +2,10 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { input, loginThroughUi, newPage } from "./support/browser.js";
 import { ADMIN, type RunningServer, api } from "./support/server.js";
+import { setUpSimulator } from "./support/simulator.js";
 import { withServerAndBrowser } from "./support/suite.js";
 import { setPlanFlags, simulatorOutTexts, simulatorSay, startFakeService } from "./support/fakes.js";
 
-type Connection = { id: number; provider: string; name: string; number: string };
 type Queue = { id: number; name: string; integrationId: number | null };
 type Ticket = { id: number; useIntegration: boolean; queueId: number | null };
 
@@ -88,24 +88,10 @@ describe("typebot", () => {
       token,
     );
     const humans = await api<Queue>(server.url, "POST", "/queue", { name: "Soporte", color: "#194D33", orderQueue: 2 }, token);
-    const simulator = (await api<Connection[]>(server.url, "GET", "/whatsapp", undefined, token)).find(
-      (c) => c.provider === "simulator",
-    );
-    if (!simulator) throw new Error("no simulator connection");
-    await api(
-      server.url,
-      "PUT",
-      `/whatsapp/${simulator.id}`,
-      {
-        name: simulator.name,
-        number: simulator.number || "5215500000000",
-        provider: "simulator",
-        isDefault: true,
-        greetingMessage: "Hola, elige un área:",
-        queueIds: [bot.id, humans.id],
-      },
-      token,
-    );
+    await setUpSimulator(server.url, token, {
+      greetingMessage: "Hola, elige un área:",
+      queueIds: [bot.id, humans.id],
+    });
 
     // the admin points the area at the typebot through the dialog's Integración select
     const { context, page } = await newPage(browser);

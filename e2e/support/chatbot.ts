@@ -1,6 +1,5 @@
 import { api } from "./server.js";
-
-type Connection = { id: number; provider: string; name: string; number: string };
+import { seededSimulator, setUpSimulator } from "./simulator.js";
 
 /** What the customer reads at each step of the two-level tree `setUpTwoLevelBot` builds. */
 export type BotTexts = {
@@ -20,9 +19,7 @@ export type BotTexts = {
  * connection without areas again.
  */
 export async function setUpTwoLevelBot(base: string, token: string, texts: BotTexts) {
-  const connections = await api<Connection[]>(base, "GET", "/whatsapp", undefined, token);
-  const simulator = connections.find((c) => c.provider === "simulator");
-  if (!simulator) throw new Error("no simulator connection");
+  const simulator = await seededSimulator(base, token);
   const post = <T>(path: string, body: unknown) => api<T>(base, "POST", path, body, token);
   const ventas = await post<{ id: number }>("/queue", {
     name: texts.ventas,
@@ -33,17 +30,9 @@ export async function setUpTwoLevelBot(base: string, token: string, texts: BotTe
   const soporte = await post<{ id: number }>("/queue", { name: texts.soporte, color: "#194D33", orderQueue: 2 });
   const precios = await post<{ id: number }>("/queue-options", { queueId: ventas.id, title: "Precios", message: texts.precios });
   await post("/queue-options", { queueId: ventas.id, parentId: precios.id, title: "Mayoristas", message: texts.leaf });
-  const connection = (queueIds: number[], greetingMessage = "") => ({
-    name: simulator.name,
-    number: simulator.number || "5215500000000",
-    provider: "simulator",
-    isDefault: true,
-    greetingMessage,
-    queueIds,
-  });
-  await api(base, "PUT", `/whatsapp/${simulator.id}`, connection([ventas.id, soporte.id], texts.welcome), token);
+  await setUpSimulator(base, token, { greetingMessage: texts.welcome, queueIds: [ventas.id, soporte.id] });
   return {
     simulatorId: simulator.id,
-    reset: () => api(base, "PUT", `/whatsapp/${simulator.id}`, connection([]), token),
+    reset: () => setUpSimulator(base, token, { greetingMessage: "", queueIds: [] }),
   };
 }

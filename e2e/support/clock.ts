@@ -28,3 +28,9 @@ export function onCompanyClock(at: Date | string | number, zone = COMPANY_ZONE):
 
 /** The company's clock `minutes` from now, as the date-and-hour fields take it (and show it back). */
 export const companyNow = (minutes = 0, zone = COMPANY_ZONE) => onCompanyClock(Date.now() + minutes * 60_000, zone);
+
+/** The company's clock `minutes` from now as a user types it in the date-and-hour fields: digits only (they add the slashes and colon). */
+export function companyTyped(minutes = 0, zone = COMPANY_ZONE): { date: string; time: string } {
+  const when = companyNow(minutes, zone);
+  return { date: when.date.replace(/\D/g, ""), time: when.time.replace(/\D/g, "") };
+}

@@ -1,11 +1,11 @@
 import { Events } from "@charla/contracts";
 import { and, asc, eq, gt } from "drizzle-orm";
 import { expect } from "vitest";
-import { messages, tickets, ticketTracking } from "../db/schema/index.js";
+import { messages, tickets, ticketTracking, whatsapps } from "../db/schema/index.js";
 import type { TestApp } from "./app.js";
 import { botOf, phone, setSetting } from "./chatbot-kit.js";
 import { captureEvents } from "./events.js";
-import { caller } from "./http.js";
+import { caller, uid } from "./http.js";
 import { scenario } from "./scenario.js";
 
 /**
@@ -144,6 +144,29 @@ export async function lifecycleWorld(t: TestApp, connection: Record<string, unkn
     return out;
   };
 
+  /** The automatic messages (bot, automations, rules) written to María after a given message id. */
+  const automaticAfter = async (lastId: number) => (await messagesAfter(lastId)).filter((r) => r.isAutomatic).map((r) => r.body);
+
+  /**
+   * The connection answered by a prompt on an OpenAI-compatible fake, saved by Carla with the area
+   * Ventas (the dialog requires one); its id.
+   */
+  const promptOnConnection = async (ai: { baseUrl: string; key: string }) => {
+    const res = await call(carla.session, "POST", "/prompt", {
+      name: `Asistente ${uid()}`,
+      prompt: "Eres el asistente de la tienda. Responde breve y amable a cada cliente que escribe.",
+      model: "gpt-4o-mini",
+      apiKey: ai.key,
+      baseUrl: ai.baseUrl,
+      queueId: w.ventas.id,
+      maxMessages: 10,
+      maxTokens: 200,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    await db.update(whatsapps).set({ promptId: res.json().id }).where(eq(whatsapps.id, w.connection.id));
+    return res.json().id as number;
+  };
+
   return {
     w,
     bot,
@@ -156,10 +179,12 @@ export async function lifecycleWorld(t: TestApp, connection: Record<string, unkn
     ticket,
     states,
     messagesAfter,
+    automaticAfter,
     lastMessageId,
     watch,
     seenBy,
     resolvedAgo,
+    promptOnConnection,
   };
 }
 

@@ -34,25 +34,10 @@ afterAll(async () => {
   await Promise.all([ai.close(), graph.close(), typebot.close()]);
 });
 
-const automaticAfter = async (m: LifecycleWorld, lastId: number) =>
-  (await m.messagesAfter(lastId)).filter((r) => r.isAutomatic).map((r) => r.body);
+const automaticAfter = (m: LifecycleWorld, lastId: number) => m.automaticAfter(lastId);
 
 /** The connection answered by a prompt (set after the state is reached: the state's own messages met the menus). */
-async function withPrompt(m: LifecycleWorld) {
-  const res = await m.call(m.carla.session, "POST", "/prompt", {
-    name: `Asistente ${uid()}`,
-    prompt: "Eres el asistente de la tienda. Responde breve y amable a cada cliente que escribe.",
-    model: "gpt-4o-mini",
-    apiKey: KEY,
-    baseUrl: ai.baseUrl,
-    queueId: m.w.ventas.id,
-    maxMessages: 10,
-    maxTokens: 200,
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  await m.db.update(whatsapps).set({ promptId: res.json().id }).where(eq(whatsapps.id, m.w.connection.id));
-  return res.json().id as number;
-}
+const withPrompt = (m: LifecycleWorld) => m.promptOnConnection({ baseUrl: ai.baseUrl, key: KEY });
 
 async function withTypebot(m: LifecycleWorld) {
   const [integration] = await m.db

@@ -99,12 +99,7 @@ export async function ticketForCompany(
   if (recent) {
     const patch = await companyPatch(w, recent, starter);
     const after = (await q.tickets.update(recent.id, { ...patch, awaitingRating: false, ratingAsks: 0 })) as TicketRow;
-    await startEpisode(q, recent.id, {
-      whatsappId: after.whatsappId,
-      queueId: after.queueId,
-      userId: after.userId,
-      startedAt: after.userId ? new Date() : null,
-    });
+    await companyEpisode(q, after);
     return announceChange(w, recent, after);
   }
   const area = starter.author ? null : await connectionArea(q, starter.whatsappId);
@@ -123,13 +118,18 @@ export async function ticketForCompany(
     if (!raced) throw new Error("live ticket vanished");
     return takeLive(w, raced, starter);
   }
-  await startEpisode(q, created.id, {
-    whatsappId: created.whatsappId,
-    queueId: created.queueId,
-    userId: created.userId,
-    startedAt: created.userId ? new Date() : null,
-  });
+  await companyEpisode(q, created);
   return announceChange(w, null, created);
+}
+
+/** The company's conversation begins an episode: queued now, and started now when its author holds it. */
+function companyEpisode(q: Scoped, t: TicketRow) {
+  return startEpisode(q, t.id, {
+    whatsappId: t.whatsappId,
+    queueId: t.queueId,
+    userId: t.userId,
+    startedAt: t.userId ? new Date() : null,
+  });
 }
 
 /** A live ticket for the company's message: an agent's stays theirs; a pending one becomes the company's. */

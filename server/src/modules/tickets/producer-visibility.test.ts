@@ -1,7 +1,6 @@
 import type { KanbanPage, TicketsPage } from "@charla/contracts";
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { schedules, whatsapps } from "../../db/schema/index.js";
+import { schedules } from "../../db/schema/index.js";
 import { type TestApp, getIsolatedTestApp } from "../../test/app.js";
 import { type FakeOpenAi, startFakeOpenAi } from "../../test/fake-openai.js";
 import { addUserQueue, buildContact, buildUser, buildWhatsapp, login, type Session } from "../../test/factories.js";
@@ -131,16 +130,7 @@ describe("core §6 for every producer: list, count, search, kanban and by id agr
   it("a ticket an AI prompt holds (no area, not the bot's menu): staff and allTicket only", async () => {
     const { m, people } = await world();
     ai.answer({ reply: "Hola, soy el asistente" });
-    const res = await m.call(m.carla.session, "POST", "/prompt", {
-      name: `Asistente ${uid()}`,
-      prompt: "Eres el asistente de la tienda. Responde breve y amable a cada cliente que escribe.",
-      model: "gpt-4o-mini",
-      apiKey: KEY,
-      baseUrl: ai.baseUrl,
-      queueId: m.w.ventas.id,
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    await m.db.update(whatsapps).set({ promptId: res.json().id }).where(eq(whatsapps.id, m.w.connection.id));
+    await m.promptOnConnection({ baseUrl: ai.baseUrl, key: KEY });
     await m.maria.say("hola");
     expect(await m.ticket()).toMatchObject({ status: "pending", queueId: null, useIntegration: true });
     await expectSeen(m, people, { carla: true, pedro: false, lucia: false, sara: true });
